@@ -1,0 +1,42 @@
+#!/bin/sh
+# build.sh - one entry point for a fresh Debian 12 machine.
+#
+#   ./build.sh demo    install what is needed, build, run the main demo
+#   ./build.sh check   install what is needed, build, run the whole test
+#                      suite; the last line is "N passed, N failed, N skipped"
+#   ./build.sh build   install and build only
+#
+# The build lives in ./build (out of tree).  Set DCG_BUILD to move it.
+set -eu
+top=$(cd "$(dirname "$0")" && pwd)
+bld=${DCG_BUILD:-$top/build}
+what=${1:-build}
+
+"$top/scripts/setup-deps"
+
+if [ ! -x "$top/configure" ] || [ "$top/configure.ac" -nt "$top/configure" ]; then
+	echo "build.sh: autoreconf"
+	(cd "$top" && autoreconf -fi >/dev/null 2>&1) || (cd "$top" && autoreconf -fi)
+fi
+mkdir -p "$bld"
+cd "$bld"
+if [ ! -f Makefile ] || [ "$top/configure" -nt Makefile ]; then
+	echo "build.sh: configure"
+	"$top/configure" -q
+fi
+echo "build.sh: make"
+make -s -j"$(nproc)"
+
+case $what in
+build)	;;
+demo)	exec "$top/examples/demo" "$bld" ;;
+check)
+	echo "build.sh: make check"
+	rc=0
+	make -s -j"$(nproc)" check >/dev/null 2>&1 || rc=$?
+	# runtest writes a per-test line for every result into dyncg.sum.
+	grep -E '^(FAIL|XPASS|UNRESOLVED|ERROR):' dyncg.sum || true
+	"$top/testsuite/summarize" dyncg.sum || rc=1
+	exit $rc ;;
+*)	echo "usage: $0 demo|check|build" >&2; exit 2 ;;
+esac

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dcg_event.h - the dyncg trace format.  The one place it is defined.
+ *
+ * A trace is a stream of records, little-endian, each starting with
+ * struct dcg_rec.  Every record's size is a multiple of 8 so that
+ * records stay aligned when written back to back.  A stream starts with
+ * a DCG_REC_HEADER; a reader skips record types it does not know (the
+ * size says how far), and rejects a stream whose first record is not a
+ * header with the right magic, or whose version it does not support.
+ * doc/trace-format.md describes the same thing for people.
+ *
+ * Producers: dcg-trace (ptrace host) writes a file; the tapset's binary
+ * mode writes the same records into the SystemTap transport, so that
+ * `stap -o FILE` output is a valid trace.
+ */
+#ifndef DCG_EVENT_H
+#define DCG_EVENT_H
+
+#include "dcg_compat.h"
+
+#define DCG_TRACE_MAGIC		"DCGTRACE"	/* 8 bytes, no NUL */
+#define DCG_TRACE_VERSION	1
+
+enum dcg_rec_type {
+	DCG_REC_HEADER	= 1,	/* struct dcg_rec_header */
+	DCG_REC_EVENT	= 2,	/* struct dcg_rec_event */
+	DCG_REC_MAP	= 3,	/* struct dcg_rec_map + path */
+	DCG_REC_KSYM	= 4,	/* struct dcg_rec_ksym + name */
+	DCG_REC_THREAD	= 5,	/* struct dcg_rec_thread */
+	DCG_REC_LOST	= 6,	/* struct dcg_rec_lost */
+	DCG_REC_STATS	= 7,	/* struct dcg_rec_stats */
+	DCG_REC_EDGE	= 8,	/* struct dcg_rec_edge */
+};
+
+/* Largest record a producer may write; readers reject larger sizes. */
+#define DCG_REC_MAX_SIZE	4096
+
+struct dcg_rec {
+	dcg_u16 type;		/* enum dcg_rec_type */
+	dcg_u16 size;		/* whole record in bytes, multiple of 8, >= 8 */
+	dcg_u32 tid;		/* thread the record is about, 0 if none */
+};
+
+/* dcg_rec_header.host */
+#define DCG_HOST_PTRACE		1	/* dcg-trace */
+#define DCG_HOST_STAP		2	/* the tapset, in the kernel */
+
+/* dcg_rec_header.mode, and dcg_core's mode */
+#define DCG_MODE_STEP		1	/* TF only: a stop after every insn */
+#define DCG_MODE_BLOCK		2	/* TF+BTF: a stop after taken branches */
+#define DCG_MODE_EMU_BLOCK	3	/* stepped, reported as block would be */
+
+/* dcg_rec_header.flags */
+#define DCG_HDR_KERNEL		0x1	/* events carry kernel addresses */
+
+struct dcg_rec_header {
+	struct dcg_rec r;	/* tid = 0 */
+	char    magic[8];	/* DCG_TRACE_MAGIC */
+	dcg_u16 version;	/* DCG_TRACE_VERSION */
+	dcg_u8  host;		/* DCG_HOST_* */
+	dcg_u8  mode;		/* DCG_MODE_* */
+	dcg_u32 pid;		/* traced process, 0 for kernel-wide */
+	dcg_u32 flags;		/* DCG_HDR_* */
+	dcg_u32 pad;
+	dcg_u64 start_ns;	/* timestamp base, same clock as events */
+	char    comm[16];	/* NUL-padded */
+};
+
+enum dcg_ev_kind {
+	DCG_EV_CALL	= 1,	/* from = call insn, to = callee entry */
+	DCG_EV_RET	= 2,	/* from = ret insn, to = return address */
+	DCG_EV_TAILCALL	= 3,	/* from = jmp insn, to = new function; the
+				 * top frame is replaced, depth unchanged */
+	DCG_EV_ASYNC	= 4,	/* control arrived where no branch could
+				 * have taken it (signal handler, interrupt
+				 * in the traced context): from = last stop,
+				 * to = where it landed; pushes a frame */
+};
+
+/* dcg_rec_event.flags */
+#define DCG_EVF_SYNTHETIC	0x01	/* RET made up by a shadow-stack resync
+					 * (longjmp, unwinding, sigreturn) */
+#define DCG_EVF_INDIRECT	0x02	/* CALL/TAILCALL through a register or
+					 * memory operand */
+#define DCG_EVF_UNMATCHED	0x04	/* RET with no frame on the shadow stack
+					 * (returned above where tracing began) */
+#define DCG_EVF_SKIPPED		0x08	/* CALL whose subtree ran unstepped */
+#define DCG_EVF_OVERFLOW	0x10	/* frame deeper than the shadow stack */
+#define DCG_EVF_ROOT		0x20	/* CALL that opens a trace window */
+#define DCG_EVF_END		0x40	/* RET that closes a trace window */
+
+struct dcg_rec_event {
+	struct dcg_rec r;	/* tid = thread */
+	dcg_u64 ts;		/* ns, same clock as header.start_ns */
+	dcg_u64 from;
+	dcg_u64 to;
+	dcg_u64 sp;		/* CALL: rsp after the push (the return
+				 * slot); RET: rsp after the pop */
+	dcg_u8  kind;		/* enum dcg_ev_kind */
+	dcg_u8  flags;		/* DCG_EVF_* */
+	dcg_u16 cpu;
+	dcg_u32 depth;		/* CALL/ASYNC: depth of the new frame (the
+				 * root is 1); RET: depth of the frame left */
+};
+
+/* A mapping of the traced process, for symbolization after it exits. */
+struct dcg_rec_map {
+	struct dcg_rec r;	/* tid = pid */
+	dcg_u64 start;
+	dcg_u64 end;
+	dcg_u64 pgoff;
+	dcg_u8  build_id_len;	/* 0 if unknown */
+	dcg_u8  prot;		/* 1 r, 2 w, 4 x */
+	dcg_u8  pad[6];
+	dcg_u8  build_id[24];
+	/* followed by the path, NUL-terminated, padded to 8 */
+};
+
+/* One kernel symbol, for kernel traces (a kallsyms snapshot). */
+struct dcg_rec_ksym {
+	struct dcg_rec r;	/* tid = 0 */
+	dcg_u64 addr;
+	dcg_u32 size;		/* 0 if unknown */
+	char    type;		/* kallsyms type letter */
+	dcg_u8  pad[3];
+	/* followed by "name" or "name\t[module]", NUL-terminated, padded */
+};
+
+#define DCG_THREAD_START	1
+#define DCG_THREAD_EXIT		2
+#define DCG_THREAD_EXEC		3
+
+struct dcg_rec_thread {
+	struct dcg_rec r;	/* tid = thread */
+	dcg_u64 ts;
+	dcg_u32 what;		/* DCG_THREAD_* */
+	dcg_u32 pid;
+	char    comm[16];
+};
+
+/* Events a producer could not write; readers must report them. */
+struct dcg_rec_lost {
+	struct dcg_rec r;	/* tid = thread, 0 for all */
+	dcg_u64 ts;
+	dcg_u64 count;		/* events dropped since the last LOST */
+	dcg_u32 reason;		/* DCG_LOST_* */
+	dcg_u32 pad;
+};
+
+#define DCG_LOST_BUDGET		1	/* per-thread event budget exceeded */
+#define DCG_LOST_BUFFER		2	/* transport or buffer full */
+#define DCG_LOST_DEPTH		3	/* shadow stack overflow */
+
+/* Totals at the end of a trace: produced = written + dropped. */
+struct dcg_rec_stats {
+	struct dcg_rec r;
+	dcg_u64 stops;		/* traps or ptrace stops handled */
+	dcg_u64 produced;
+	dcg_u64 written;
+	dcg_u64 dropped;
+	dcg_u64 resyncs;	/* synthetic returns made */
+	dcg_u64 decode_errors;	/* stops whose insn could not be read or
+				 * decoded */
+};
+
+/* One in-module edge-table entry (tapset), printed at end. */
+struct dcg_rec_edge {
+	struct dcg_rec r;
+	dcg_u64 caller;		/* function entry of the caller, 0 = root */
+	dcg_u64 callee;		/* function entry of the callee */
+	dcg_u64 count;
+};
+
+#endif /* DCG_EVENT_H */
