@@ -2,7 +2,7 @@
 /*
  * dcg_compat.h - the only header the freestanding core includes.
  *
- * The core (runtime/*.c) must compile unchanged inside a kernel module
+ * The core (the .c files in runtime/) must compile unchanged inside a kernel module
  * and in user space, with no libc and no kernel headers.  Everything it
  * needs from its host (fixed-width types, bool, NULL) comes from here.
  * In the kernel the types come from <linux/types.h>, so that they are
@@ -47,6 +47,19 @@ typedef uint64_t dcg_u64;
 #endif
 
 #define DCG_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * A deliberate fall-through between switch cases.  Kernel builds use
+ * -Wimplicit-fallthrough=5, which accepts the attribute, not a comment.
+ */
+#if defined(__has_attribute)
+#if __has_attribute(__fallthrough__)
+#define dcg_fallthrough __attribute__((__fallthrough__))
+#endif
+#endif
+#ifndef dcg_fallthrough
+#define dcg_fallthrough do { } while (0)
+#endif
 
 #if defined(__GNUC__)
 #define dcg_likely(x)   __builtin_expect(!!(x), 1)

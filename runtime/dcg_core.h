@@ -52,15 +52,31 @@ struct dcg_transfer {
 	dcg_u8  pad;
 	dcg_u64 from;		/* address of the branch insn */
 	dcg_u64 to;		/* where control went */
+	struct dcg_insn insn;	/* the insn at @from (len, ret_imm, flags);
+				 * len 0 when no insn explains the stop */
 };
+
+/* dcg_classify() errors; out->kind is then 0 (nothing is known). */
+#define DCG_CLASSIFY_EREAD	(-1)	/* code at a stop could not be read */
+#define DCG_CLASSIFY_EDECODE	(-2)	/* bytes are not an instruction */
+#define DCG_CLASSIFY_ELIMIT	(-3)	/* block walk: no branch within bounds */
+
+/* Block-mode walk bounds (doc/classifier.md). */
+#define DCG_WALK_MAX_BYTES	4096
+#define DCG_WALK_MAX_INSNS	1024
 
 /*
  * Classify the transfer from a stop at @prev_ip to a stop at @ip.
  * Step mode: the instruction at @prev_ip is the one that ran.
- * Block mode: walk from @prev_ip through straight-line instructions to
- * the first branch that could have reached @ip.  Returns 0, or <0 when
- * the code could not be read or decoded (then out->kind is ASYNC if no
- * branch can explain @ip, else 0).
+ * Block mode (DCG_MODE_BLOCK or DCG_MODE_EMU_BLOCK): walk from @prev_ip
+ * through straight-line instructions to the first branch that could
+ * have reached @ip.  Returns 0, or a DCG_CLASSIFY_E* error when the code
+ * could not be read or decoded (then out->kind is 0: nothing is known).
+ * out->kind is CALL, RET or ASYNC, or 0 with out->branch saying what
+ * ran: a jump (JMP*, JCC: the engine decides about tail calls), a
+ * system transfer (SYS, IRET), or nothing that left the straight line.
+ * It only reads code; the engine checks the answer against rsp.
+ * doc/classifier.md has the rules.
  */
 DCG_API int dcg_classify(unsigned int mode, dcg_u64 prev_ip, dcg_u64 ip,
 			 const struct dcg_host_ops *ops,
@@ -89,13 +105,39 @@ struct dcg_shadow {
 DCG_API void dcg_shadow_init(struct dcg_shadow *s, struct dcg_frame *frames,
 			     dcg_u32 cap);
 
+/*
+ * Push a frame (copied).  Returns the stored frame, or NULL when the
+ * array is full: depth still counts it and s->overflow goes up.
+ */
+DCG_API struct dcg_frame *dcg_shadow_push(struct dcg_shadow *s,
+					  const struct dcg_frame *f);
+
+/* Pop the top frame (stored or not).  Does nothing at depth 0. */
+DCG_API void dcg_shadow_pop(struct dcg_shadow *s);
+
+/* The top frame, or NULL when the stack is empty or the top overflowed. */
+DCG_API struct dcg_frame *dcg_shadow_top(struct dcg_shadow *s);
+
+/* Frames actually held in the array: min(depth, cap). */
+static inline dcg_u32 dcg_shadow_stored(const struct dcg_shadow *s)
+{
+	return s->depth < s->cap ? s->depth : s->cap;
+}
+
+/* True when the top frame is beyond the array (not stored). */
+static inline int dcg_shadow_top_overflowed(const struct dcg_shadow *s)
+{
+	return s->depth > s->cap;
+}
+
 struct dcg_stats {
-	dcg_u64 stops;
-	dcg_u64 events;
-	dcg_u64 resyncs;
-	dcg_u64 unmatched;
-	dcg_u64 decode_errors;
-	dcg_u64 read_errors;
+	dcg_u64 stops;		/* dcg_thread_stop() calls */
+	dcg_u64 events;		/* events handed to ops->emit */
+	dcg_u64 resyncs;	/* SYNTHETIC returns */
+	dcg_u64 unmatched;	/* UNMATCHED returns */
+	dcg_u64 decode_errors;	/* stops whose code could not be read or
+				 * decoded (as dcg_rec_stats) */
+	dcg_u64 read_errors;	/* failed reads of code or stack, any stop */
 };
 
 /* Per-thread engine state.  The host owns it and its frame array. */
@@ -144,5 +186,24 @@ DCG_API int dcg_thread_stop(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
  */
 DCG_API void dcg_thread_end(struct dcg_thread *t, dcg_u64 ts,
 			    const struct dcg_host_ops *ops);
+
+/*
+ * The frame whose subtree the host may run unstepped (DCG_FRAME_SKIPPED
+ * on top of the stack), or NULL.  A host that can skip stops stepping,
+ * arms a breakpoint on ->ret_addr, and calls dcg_thread_stop() again
+ * when the thread is back there with rsp above ->sp.  A host that keeps
+ * stepping may: the engine ignores stops inside the skipped subtree.
+ */
+static inline const struct dcg_frame *
+dcg_thread_skipping(const struct dcg_thread *t)
+{
+	const struct dcg_shadow *s = &t->shadow;
+
+	if (s->depth == 0 || s->depth > s->cap)
+		return NULL;
+	if (!(s->frames[s->depth - 1].flags & DCG_FRAME_SKIPPED))
+		return NULL;
+	return &s->frames[s->depth - 1];
+}
 
 #endif /* DCG_CORE_H */

@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * thread.c - the per-thread engine: classify each stop, check the
+ * answer against rsp, keep the shadow stack, emit events.
+ * Freestanding.  The rules are in doc/classifier.md.
+ */
+#include "dcg_core.h"
+
+/*
+ * Below the stack pointer of the previous stop by more than the x86-64
+ * red zone: only a new stack frame built by someone else (the kernel's
+ * signal frame) gets there without a call.
+ */
+#define RED_ZONE	128
+
+/* Everything one stop needs; keeps the helpers' argument lists short. */
+struct stop {
+	struct dcg_thread *t;
+	const struct dcg_host_ops *ops;
+	dcg_u64 ip;
+	dcg_u64 sp;
+	dcg_u64 ts;
+	int emitted;
+};
+
+static void emit(struct stop *st, unsigned int kind, unsigned int flags,
+		 dcg_u64 from, dcg_u64 to)
+{
+	struct dcg_rec_event ev;
+
+	ev.r.type = DCG_REC_EVENT;
+	ev.r.size = sizeof(ev);
+	ev.r.tid = 0;
+	ev.ts = st->ts;
+	ev.from = from;
+	ev.to = to;
+	ev.sp = st->sp;
+	ev.kind = kind;
+	ev.flags = flags;
+	ev.cpu = 0;
+	ev.depth = st->t->shadow.depth;
+	st->t->stats.events++;
+	st->emitted++;
+	if (st->ops && st->ops->emit)
+		st->ops->emit(st->ops->ctx, &ev);
+}
+
+/* Read a stack word; 0 when it cannot be read (counted). */
+static int read_u64(struct stop *st, dcg_u64 addr, dcg_u64 *val)
+{
+	dcg_u8 b[8];
+	int i, n = 0;
+
+	if (st->ops && st->ops->read)
+		n = st->ops->read(st->ops->ctx, addr, b, sizeof(b));
+	if (n != (int)sizeof(b)) {
+		st->t->stats.read_errors++;
+		return 0;
+	}
+	*val = 0;
+	for (i = 7; i >= 0; i--)
+		*val = (*val << 8) | b[i];
+	return 1;
+}
+
+/* True unless the word at @addr is readable and differs from @expect. */
+static int stack_word_may_be(struct stop *st, dcg_u64 addr, dcg_u64 expect)
+{
+	dcg_u64 v;
+
+	return !read_u64(st, addr, &v) || v == expect;
+}
+
+static struct dcg_frame *top_frame(struct stop *st)
+{
+	return dcg_shadow_top(&st->t->shadow);
+}
+
+/* Pop the top frame and say so with a RET event. */
+static void pop_frame(struct stop *st, unsigned int flags, dcg_u64 from,
+		      dcg_u64 to)
+{
+	struct dcg_shadow *s = &st->t->shadow;
+
+	if (dcg_shadow_top_overflowed(s))
+		flags |= DCG_EVF_OVERFLOW;
+	dcg_shadow_pop(s);
+	if (flags & DCG_EVF_SYNTHETIC)
+		st->t->stats.resyncs++;
+	emit(st, DCG_EV_RET, flags, from, to);
+}
+
+/*
+ * A frame is alive while rsp <= frame.sp.  Pop the dead ones, innermost
+ * first.  Frames past the array's end are known dead only once the
+ * deepest stored frame is, since they all lie below it.
+ */
+static void resync(struct stop *st, dcg_u64 from)
+{
+	struct dcg_shadow *s = &st->t->shadow;
+	struct dcg_frame *f;
+
+	while (s->depth > 0) {
+		if (dcg_shadow_top_overflowed(s))
+			f = s->cap ? &s->frames[s->cap - 1] : NULL;
+		else
+			f = &s->frames[s->depth - 1];
+		if (!f || st->sp <= f->sp)
+			break;
+		pop_frame(st, DCG_EVF_SYNTHETIC, from, st->ip);
+	}
+}
+
+static void push_frame(struct stop *st, unsigned int kind,
+		       unsigned int evflags, dcg_u64 from, dcg_u64 ret_addr,
+		       dcg_u32 frame_flags)
+{
+	struct dcg_thread *t = st->t;
+	struct dcg_frame f;
+
+	if (kind == DCG_EV_CALL && t->max_depth &&
+	    t->shadow.depth + 1 > t->max_depth &&
+	    t->shadow.depth < t->shadow.cap) {
+		frame_flags |= DCG_FRAME_SKIPPED;
+		evflags |= DCG_EVF_SKIPPED;
+	}
+	f.func = st->ip;
+	f.ret_addr = ret_addr;
+	f.sp = st->sp;
+	f.ts = st->ts;
+	f.flags = frame_flags;
+	f.pad = 0;
+	if (!dcg_shadow_push(&t->shadow, &f))
+		evflags |= DCG_EVF_OVERFLOW;
+	emit(st, kind, evflags, from, st->ip);
+}
+
+/* Control arrived where no branch could take it: a new context. */
+static void do_async(struct stop *st)
+{
+	dcg_u64 ret_addr;
+
+	resync(st, st->t->prev_ip);
+	/* A signal frame holds the restorer at [sp], as a call would. */
+	if (!read_u64(st, st->sp, &ret_addr))
+		ret_addr = 0;
+	push_frame(st, DCG_EV_ASYNC, 0, st->t->prev_ip, ret_addr,
+		   DCG_FRAME_ASYNC);
+}
+
+/* A call must have pushed the address after it (and only that). */
+static int call_is_real(struct stop *st, const struct dcg_transfer *x)
+{
+	dcg_u64 push = x->branch == DCG_BR_CALL_FAR ? 16 : 8;
+
+	if (st->t->mode == DCG_MODE_STEP && st->sp != st->t->prev_sp - push)
+		return 0;
+	return stack_word_may_be(st, st->sp, x->from + x->insn.len);
+}
+
+/*
+ * A call to a label inside the caller's own function (a retpoline, a
+ * local subroutine in hand-written asm) starts no function.  Only the
+ * host's function bounds can tell.
+ */
+static int call_stays_inside(struct stop *st, const struct dcg_transfer *x)
+{
+	const struct dcg_host_ops *ops = st->ops;
+	dcg_u64 start, end;
+
+	if (!ops || !ops->func_bounds ||
+	    ops->func_bounds(ops->ctx, x->from, &start, &end) != 0)
+		return 0;
+	return st->ip > start && st->ip < end;
+}
+
+static void do_call(struct stop *st, const struct dcg_transfer *x)
+{
+	if (!call_is_real(st, x)) {
+		do_async(st);
+		return;
+	}
+	resync(st, x->from);
+	if (call_stays_inside(st, x))
+		return;
+	push_frame(st, DCG_EV_CALL, x->flags & DCG_EVF_INDIRECT, x->from,
+		   x->from + x->insn.len, 0);
+}
+
+static int jump_leaves_function(struct stop *st, const struct dcg_transfer *x,
+				const struct dcg_frame *top)
+{
+	const struct dcg_host_ops *ops = st->ops;
+	dcg_u64 start, end;
+	int indirect;
+
+	if (ops && ops->func_bounds &&
+	    ops->func_bounds(ops->ctx, x->from, &start, &end) == 0)
+		return st->ip < start || st->ip >= end || st->ip == start;
+	/*
+	 * No symbols: only what cannot be a jump inside the function.
+	 * notrack marks a switch table; a backward jump that stays between
+	 * the entry and the jump is a loop; a direct jump forward may be
+	 * anything, so it is not a tail call.
+	 */
+	indirect = x->branch == DCG_BR_JMP_IND || x->branch == DCG_BR_JMP_FAR ||
+		   dcg_branch_is_ret(x->branch);
+	if (!indirect)
+		return st->ip <= top->func;
+	if (x->insn.flags & DCG_INSN_NOTRACK)
+		return 0;
+	return !(st->ip >= top->func && st->ip <= x->from);
+}
+
+/* A jmp with the frame torn down ([sp] = return address) to elsewhere. */
+static int is_tail_call(struct stop *st, const struct dcg_transfer *x)
+{
+	struct dcg_frame *top = top_frame(st);
+
+	if (!top || st->sp != top->sp)
+		return 0;
+	if (st->ip == x->from + x->insn.len)
+		return 0;
+	if (!stack_word_may_be(st, st->sp, top->ret_addr))
+		return 0;
+	return jump_leaves_function(st, x, top);
+}
+
+static void do_jump(struct stop *st, const struct dcg_transfer *x)
+{
+	unsigned int flags = x->flags & DCG_EVF_INDIRECT;
+	struct dcg_frame *top;
+
+	resync(st, x->from);
+	if (!is_tail_call(st, x))
+		return;
+	top = top_frame(st);
+	top->func = st->ip;
+	if (dcg_branch_is_ret(x->branch))
+		flags |= DCG_EVF_INDIRECT;
+	emit(st, DCG_EV_TAILCALL, flags, x->from, st->ip);
+}
+
+/* Innermost stored frame whose return slot is @slot, or -1. */
+static int find_slot(const struct dcg_shadow *s, dcg_u64 slot)
+{
+	int i;
+
+	for (i = (int)dcg_shadow_stored(s) - 1; i >= 0; i--)
+		if (s->frames[i].sp == slot)
+			return i;
+	return -1;
+}
+
+/* Innermost stored frame, dead after this ret, that returns to @ip. */
+static int find_ret_addr(const struct dcg_shadow *s, dcg_u64 ip, dcg_u64 sp)
+{
+	int i;
+
+	for (i = (int)dcg_shadow_stored(s) - 1; i >= 0; i--)
+		if (s->frames[i].ret_addr == ip && s->frames[i].sp < sp)
+			return i;
+	return -1;
+}
+
+/* Outermost stored frame that is dead at @sp, or -1. */
+static int find_outermost_dead(const struct dcg_shadow *s, dcg_u64 sp)
+{
+	int i, n = dcg_shadow_stored(s);
+
+	for (i = 0; i < n; i++)
+		if (s->frames[i].sp < sp)
+			return i;
+	return -1;
+}
+
+/*
+ * Which frame did this ret leave?  Returns its index, or -1 when the ret
+ * left no frame (it is a jump: push addr; ret).
+ */
+static int ret_frame(struct stop *st, dcg_u64 slot)
+{
+	struct dcg_shadow *s = &st->t->shadow;
+	int n = dcg_shadow_stored(s);
+	int i;
+
+	i = find_slot(s, slot);
+	if (i < 0)
+		i = find_ret_addr(s, st->ip, st->sp);
+	if (i >= 0)
+		return i;
+	if (n == 0 || st->sp <= s->frames[n - 1].sp)
+		return -1;
+	/*
+	 * The ret popped past the top frame's return slot, but matches no
+	 * frame: the return address or rsp was rewritten.  It still ends
+	 * the frames it went past; take it as the return of the outermost.
+	 */
+	return find_outermost_dead(s, st->sp);
+}
+
+/* A ret takes its address from the slot it pops. */
+static int ret_is_real(struct stop *st, const struct dcg_transfer *x,
+		       dcg_u64 *slot)
+{
+	dcg_u64 pop = (x->branch == DCG_BR_RET_FAR ? 16 : 8) + x->insn.ret_imm;
+
+	*slot = st->sp - pop;
+	if (st->t->mode == DCG_MODE_STEP && *slot != st->t->prev_sp)
+		return 0;
+	return stack_word_may_be(st, *slot, st->ip);
+}
+
+static void do_ret(struct stop *st, const struct dcg_transfer *x)
+{
+	struct dcg_shadow *s = &st->t->shadow;
+	dcg_u64 slot;
+	int i;
+
+	if (!ret_is_real(st, x, &slot)) {
+		do_async(st);
+		return;
+	}
+	if (s->depth == 0) {
+		st->t->stats.unmatched++;
+		emit(st, DCG_EV_RET, DCG_EVF_UNMATCHED, x->from, st->ip);
+		return;
+	}
+	if (dcg_shadow_top_overflowed(s) &&
+	    (s->cap == 0 || st->sp <= s->frames[s->cap - 1].sp)) {
+		/* Nothing to check a frame past the array against. */
+		pop_frame(st, 0, x->from, st->ip);
+		return;
+	}
+	i = ret_frame(st, slot);
+	if (i < 0) {
+		do_jump(st, x);
+		return;
+	}
+	while (s->depth > (dcg_u32)i + 1)
+		pop_frame(st, DCG_EVF_SYNTHETIC, x->from, st->ip);
+	pop_frame(st, 0, x->from, st->ip);
+}
+
+/* syscall/int/iret that did not come back to the next insn. */
+static void do_system(struct stop *st, const struct dcg_transfer *x)
+{
+	dcg_u64 prev_sp = st->t->prev_sp;
+
+	if (prev_sp > st->sp && prev_sp - st->sp > RED_ZONE)
+		do_async(st);		/* signal delivered on the way out */
+	else
+		resync(st, x->from);	/* sigreturn and the like */
+}
+
+static int is_jump(const struct dcg_transfer *x)
+{
+	return x->insn.len && (dcg_branch_is_jmp(x->branch) ||
+			       x->branch == DCG_BR_JCC);
+}
+
+static int ends_elsewhere(const struct dcg_transfer *x, dcg_u64 ip)
+{
+	return x->insn.len && ip != x->from + x->insn.len &&
+	       (x->branch == DCG_BR_SYS || x->branch == DCG_BR_IRET);
+}
+
+/*
+ * The top frame's subtree runs unstepped (or its stops are ignored);
+ * wait for rsp to rise above its return slot.
+ */
+static void stop_skipped(struct stop *st, const struct dcg_frame *f)
+{
+	dcg_u64 from = st->t->prev_ip;
+
+	if (st->sp <= f->sp)
+		return;
+	pop_frame(st, st->ip == f->ret_addr ? 0 : DCG_EVF_SYNTHETIC, from,
+		  st->ip);
+	resync(st, from);
+}
+
+static void classify_stop(struct stop *st)
+{
+	struct dcg_thread *t = st->t;
+	unsigned int mode = t->mode == DCG_MODE_STEP ? DCG_MODE_STEP
+						     : DCG_MODE_BLOCK;
+	struct dcg_transfer x;
+	int r;
+
+	r = dcg_classify(mode, t->prev_ip, st->ip, st->ops, &x);
+	if (r < 0) {
+		t->stats.decode_errors++;
+		if (r == DCG_CLASSIFY_EREAD)
+			t->stats.read_errors++;
+		resync(st, t->prev_ip);
+		return;
+	}
+	switch (x.kind) {
+	case DCG_EV_CALL:
+		do_call(st, &x);
+		break;
+	case DCG_EV_RET:
+		do_ret(st, &x);
+		break;
+	case DCG_EV_ASYNC:
+		do_async(st);
+		break;
+	default:
+		if (is_jump(&x))
+			do_jump(st, &x);
+		else if (ends_elsewhere(&x, st->ip))
+			do_system(st, &x);
+		break;
+	}
+	resync(st, x.from);
+}
+
+DCG_API int dcg_thread_stop(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
+			    dcg_u64 ts, const struct dcg_host_ops *ops)
+{
+	struct stop st = { .t = t, .ops = ops, .ip = ip, .sp = sp, .ts = ts };
+	const struct dcg_frame *skip;
+
+	t->stats.stops++;
+	if (!t->have_prev)
+		goto out;
+	skip = dcg_thread_skipping(t);
+	if (skip)
+		stop_skipped(&st, skip);
+	else if (ip != t->prev_ip || sp != t->prev_sp)
+		classify_stop(&st);
+out:
+	t->have_prev = 1;
+	t->prev_ip = ip;
+	t->prev_sp = sp;
+	return st.emitted;
+}
+
+DCG_API void dcg_thread_init(struct dcg_thread *t, unsigned int mode,
+			     struct dcg_frame *frames, dcg_u32 cap)
+{
+	dcg_shadow_init(&t->shadow, frames, cap);
+	t->stats.stops = 0;
+	t->stats.events = 0;
+	t->stats.resyncs = 0;
+	t->stats.unmatched = 0;
+	t->stats.decode_errors = 0;
+	t->stats.read_errors = 0;
+	t->mode = mode;
+	t->have_prev = 0;
+	t->pad = 0;
+	t->max_depth = 0;
+	t->prev_ip = 0;
+	t->prev_sp = 0;
+}
+
+DCG_API void dcg_thread_begin(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
+			      dcg_u64 ret_addr, dcg_u64 ts,
+			      const struct dcg_host_ops *ops)
+{
+	struct stop st = { .t = t, .ops = ops, .ip = ip, .sp = sp, .ts = ts };
+	struct dcg_frame f;
+
+	t->shadow.depth = 0;
+	f.func = ip;
+	f.ret_addr = ret_addr;
+	f.sp = sp;
+	f.ts = ts;
+	f.flags = 0;
+	f.pad = 0;
+	if (dcg_shadow_push(&t->shadow, &f))
+		emit(&st, DCG_EV_CALL, DCG_EVF_ROOT, ret_addr, ip);
+	else
+		emit(&st, DCG_EV_CALL, DCG_EVF_ROOT | DCG_EVF_OVERFLOW,
+		     ret_addr, ip);
+	t->have_prev = 1;
+	t->prev_ip = ip;
+	t->prev_sp = sp;
+}
+
+DCG_API void dcg_thread_begin_here(struct dcg_thread *t, dcg_u64 ip,
+				   dcg_u64 sp, dcg_u64 ts)
+{
+	t->shadow.depth = 0;
+	t->have_prev = 1;
+	t->prev_ip = ip;
+	t->prev_sp = sp;
+}
+
+DCG_API void dcg_thread_end(struct dcg_thread *t, dcg_u64 ts,
+			    const struct dcg_host_ops *ops)
+{
+	struct stop st = { .t = t, .ops = ops, .ip = t->prev_ip,
+			   .sp = t->prev_sp, .ts = ts };
+	const struct dcg_frame *f;
+
+	while (t->shadow.depth > 0) {
+		f = dcg_shadow_top(&t->shadow);
+		pop_frame(&st, DCG_EVF_END, t->prev_ip, f ? f->ret_addr : 0);
+	}
+	t->have_prev = 0;
+}
