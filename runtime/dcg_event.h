@@ -101,7 +101,8 @@ struct dcg_rec_event {
 	dcg_u8  flags;		/* DCG_EVF_* */
 	dcg_u16 cpu;
 	dcg_u32 depth;		/* CALL/ASYNC: depth of the new frame (the
-				 * root is 1); RET: depth of the frame left */
+				 * root is 1); RET: the depth left behind,
+				 * one less than its CALL's */
 };
 
 /* A mapping of the traced process, for symbolization after it exits. */

@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dcg-report - turn a dyncg trace into a symbolized call trace, call
+ * graph, hot-callee list, or a file for another tool.
+ *
+ *   dcg-report VIEW [options] FILE
+ *   dcg-report --view VIEW [options] FILE
+ *
+ * Exit status: 0 done, 1 bad usage or an unusable option file, 2 the
+ * trace is malformed.  A malformed trace gives one line on stderr,
+ * "dcg-report: FILE: offset N: what is wrong".  Aggregating views print
+ * nothing then.  Streaming views (trace, csv, jsonl, chrome) validate a
+ * regular file completely before printing anything; from a pipe they
+ * stream, so the lines before the error have been printed: the exit
+ * status says the output is incomplete.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "report.h"
+
+static const struct view *const views[] = {
+	&view_trace, &view_graph, &view_hot, &view_dot, &view_folded,
+	&view_chrome, &view_callgrind, &view_csv, &view_jsonl,
+};
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p) {
+		fputs("dcg-report: out of memory\n", stderr);
+		exit(1);
+	}
+	return p;
+}
+
+void *xmalloc(size_t n)
+{
+	return xrealloc(NULL, n);
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p) {
+		fputs("dcg-report: out of memory\n", stderr);
+		exit(1);
+	}
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return strcpy(xmalloc(strlen(s) + 1), s);
+}
+
+static void usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+static void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("dcg-report: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (see dcg-report --help)\n", stderr);
+	exit(1);
+}
+
+static void usage(void)
+{
+	puts("usage: dcg-report VIEW [options] FILE   (FILE - is stdin)\n"
+	     "views:\n"
+	     "  trace      indented call/return flow with times\n"
+	     "  graph      call tree per path: calls, inclusive and self time\n"
+	     "  hot        callees ranked by calls per activation of the root\n"
+	     "  dot        Graphviz call graph (--svg: run dot)\n"
+	     "  folded     FlameGraph stacks (--speedscope: speedscope JSON)\n"
+	     "  chrome     Trace Event JSON for Perfetto/chrome://tracing\n"
+	     "  callgrind  callgrind format for callgrind_annotate/KCachegrind\n"
+	     "  csv, jsonl one event per line\n"
+	     "options:\n"
+	     "  --view VIEW          the view, instead of the first argument\n"
+	     "  -o, --output FILE    write there instead of stdout\n"
+	     "  --tid N[,N...]       only these threads\n"
+	     "  --include GLOB       only subtrees of matching functions\n"
+	     "  --exclude GLOB       hide matching functions and their subtrees\n"
+	     "  --depth N            show at most N levels\n"
+	     "  --min-duration NS    hide calls shorter than NS\n"
+	     "  --from NS, --to NS   calls that start in this window (ns from\n"
+	     "                       the trace start)\n"
+	     "  --threshold N        hot: flag callees called more than N times\n"
+	     "                       per activation (default 100)\n"
+	     "  --svg                dot: produce SVG with Graphviz\n"
+	     "  --speedscope         folded: speedscope JSON\n"
+	     "  --calls              folded: weigh stacks by calls, not ns\n"
+	     "  --max-size BYTES     chrome: split into numbered files (needs -o)\n"
+	     "  --srcline            add file:line\n"
+	     "  --inline             show inlined frames at call sites\n"
+	     "  --kallsyms FILE      kernel symbols, /proc/kallsyms format\n"
+	     "  --system-map FILE    kernel symbols, System.map format\n"
+	     "  --vmlinux FILE       kernel symbols from a vmlinux ELF\n"
+	     "  --debuginfo-path DIRS  more places for separate debuginfo\n"
+	     "  --raw                no symbolization: hex addresses\n"
+	     "exit status: 0 ok, 1 usage, 2 malformed trace");
+}
+
+static dcg_u64 parse_num(const char *opt, const char *arg)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (errno || end == arg || *end || arg[0] == '-')
+		usage_error("%s: not a number: '%s'", opt, arg);
+	return v;
+}
+
+static void parse_tids(struct options *o, const char *arg)
+{
+	char *copy = xstrdup(arg), *tok, *save = NULL;
+
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (o->ntids == DCG_ARRAY_SIZE(o->tids))
+			usage_error("--tid: at most %zu threads",
+				    DCG_ARRAY_SIZE(o->tids));
+		o->tids[o->ntids++] = parse_num("--tid", tok);
+	}
+	free(copy);
+}
+
+enum {
+	OPT_VIEW = 256, OPT_TID, OPT_INCLUDE, OPT_EXCLUDE, OPT_DEPTH,
+	OPT_MINDUR, OPT_FROM, OPT_TO, OPT_THRESHOLD, OPT_SVG,
+	OPT_SPEEDSCOPE, OPT_CALLS, OPT_MAXSIZE, OPT_SRCLINE, OPT_INLINE,
+	OPT_KALLSYMS, OPT_SYSMAP, OPT_VMLINUX, OPT_DEBUGINFO, OPT_RAW,
+	OPT_VERSION,
+};
+
+static const struct option longopts[] = {
+	{ "view", required_argument, NULL, OPT_VIEW },
+	{ "output", required_argument, NULL, 'o' },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "include", required_argument, NULL, OPT_INCLUDE },
+	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
+	{ "depth", required_argument, NULL, OPT_DEPTH },
+	{ "min-duration", required_argument, NULL, OPT_MINDUR },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ "svg", no_argument, NULL, OPT_SVG },
+	{ "speedscope", no_argument, NULL, OPT_SPEEDSCOPE },
+	{ "calls", no_argument, NULL, OPT_CALLS },
+	{ "max-size", required_argument, NULL, OPT_MAXSIZE },
+	{ "srcline", no_argument, NULL, OPT_SRCLINE },
+	{ "inline", no_argument, NULL, OPT_INLINE },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "system-map", required_argument, NULL, OPT_SYSMAP },
+	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	{ "debuginfo-path", required_argument, NULL, OPT_DEBUGINFO },
+	{ "raw", no_argument, NULL, OPT_RAW },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void add_glob(const char **list, unsigned int *n, const char *opt,
+		     const char *arg)
+{
+	if (*n == MAX_GLOBS)
+		usage_error("%s: at most %d patterns", opt, MAX_GLOBS);
+	list[(*n)++] = arg;
+}
+
+static void parse_args(struct options *o, int argc, char **argv)
+{
+	int c;
+
+	o->threshold = 100;
+	opterr = 0;		/* one message, ours */
+	while ((c = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1 ||
+	       optind < argc) {
+		if (c == -1) {
+			/* a non-option: the view first, then the file */
+			const char *arg = argv[optind++];
+
+			if (!o->view)
+				o->view = arg;
+			else if (!o->input)
+				o->input = arg;
+			else
+				usage_error("unexpected argument '%s'", arg);
+			continue;
+		}
+		switch (c) {
+		case OPT_VIEW:		o->view = optarg; break;
+		case 'o':		o->output = optarg; break;
+		case OPT_TID:		parse_tids(o, optarg); break;
+		case OPT_INCLUDE:
+			add_glob(o->include, &o->ninclude, "--include", optarg);
+			break;
+		case OPT_EXCLUDE:
+			add_glob(o->exclude, &o->nexclude, "--exclude", optarg);
+			break;
+		case OPT_DEPTH:
+			o->max_depth = parse_num("--depth", optarg);
+			if (!o->max_depth)
+				usage_error("--depth: must be at least 1");
+			break;
+		case OPT_MINDUR:
+			o->min_duration = parse_num("--min-duration", optarg);
+			break;
+		case OPT_FROM:
+			o->from = parse_num("--from", optarg);
+			o->have_from = true;
+			break;
+		case OPT_TO:
+			o->to = parse_num("--to", optarg);
+			o->have_to = true;
+			break;
+		case OPT_THRESHOLD:
+			o->threshold = parse_num("--threshold", optarg);
+			break;
+		case OPT_SVG:		o->svg = true; break;
+		case OPT_SPEEDSCOPE:	o->speedscope = true; break;
+		case OPT_CALLS:		o->folded_calls = true; break;
+		case OPT_MAXSIZE:
+			o->max_size = parse_num("--max-size", optarg);
+			if (o->max_size < 4096)
+				usage_error("--max-size: at least 4096 bytes");
+			break;
+		case OPT_SRCLINE:	o->sym.srcline = true; break;
+		case OPT_INLINE:	o->sym.inlines = true; break;
+		case OPT_KALLSYMS:	o->sym.kallsyms = optarg; break;
+		case OPT_SYSMAP:	o->sym.system_map = optarg; break;
+		case OPT_VMLINUX:	o->sym.vmlinux = optarg; break;
+		case OPT_DEBUGINFO:	o->sym.debuginfo_path = optarg; break;
+		case OPT_RAW:		o->raw = true; break;
+		case 'h':		usage(); exit(0);
+		case OPT_VERSION:	puts("dcg-report " PACKAGE_VERSION); exit(0);
+		default:
+			usage_error("unknown option or missing argument: '%s'",
+				    argv[optind - 1]);
+		}
+	}
+	if (!o->view)
+		usage_error("no view given");
+	if (!o->input)
+		usage_error("no trace file given");
+	if (o->have_from && o->have_to && o->from > o->to)
+		usage_error("--from is after --to");
+}
+
+const char *flag_names(unsigned int flags, const char *sep, char *buf,
+		       size_t len)
+{
+	static const char *const names[] = {
+		"synthetic", "indirect", "unmatched", "skipped",
+		"overflow", "root", "end", "0x80",
+	};
+	size_t n = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < 8; i++)
+		if ((flags & (1u << i)) && n < len)
+			n += snprintf(buf + n, len - n, "%s%s", n ? sep : "",
+				      names[i]);
+	return buf;
+}
+
+/* Name of the function an address lies in, with +0xoff if not at entry. */
+const char *func_name(struct report *rp, dcg_u64 addr)
+{
+	static char buf[4][1024];
+	static unsigned int k;
+	char *b = buf[k++ % 4];
+
+	if (!addr)
+		return "[unknown]";
+	if (!rp->sym) {
+		snprintf(b, sizeof(buf[0]), "0x%llx", (unsigned long long)addr);
+		return b;
+	}
+	return dcg_sym_format(dcg_sym_lookup(rp->sym, addr), b, sizeof(buf[0]));
+}
+
+/* Name of the function containing an address, without offset. */
+const char *func_base_name(struct report *rp, dcg_u64 addr)
+{
+	if (!addr)
+		return "[unknown]";
+	if (!rp->sym)
+		return func_name(rp, addr);
+	return dcg_sym_lookup(rp->sym, addr)->func;
+}
+
+const char *node_name(struct report *rp, const struct node *n)
+{
+	static char buf[1100];
+
+	if (!n->async)
+		return func_name(rp, n->func);
+	snprintf(buf, sizeof(buf), "%s [async]", func_name(rp, n->func));
+	return buf;
+}
+
+void json_string(FILE *f, const char *s)
+{
+	putc('"', f);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			putc(c, f);
+	}
+	putc('"', f);
+}
+
+void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	putc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			putc('"', f);
+		putc(*s, f);
+	}
+	putc('"', f);
+}
+
+/* The lines every text view ends with: what was dropped or made up. */
+void print_footer(struct report *rp, const char *p)
+{
+	const struct dcg_reader *r = &rp->rd;
+	const struct walk_stats *w = &rp->ws;
+	char buf[1024];
+
+	fprintf(rp->out, "%sevents: %llu, threads: %u, shown calls: %llu\n", p,
+		(unsigned long long)w->events, rp->nthreads,
+		(unsigned long long)w->shown);
+	fprintf(rp->out,
+		"%sdropped: %llu events (budget %llu, buffer %llu, depth %llu)\n",
+		p, (unsigned long long)r->lost,
+		(unsigned long long)r->lost_by_reason[DCG_LOST_BUDGET],
+		(unsigned long long)r->lost_by_reason[DCG_LOST_BUFFER],
+		(unsigned long long)r->lost_by_reason[DCG_LOST_DEPTH]);
+	if (r->have_stats)
+		fprintf(rp->out,
+			"%sstats: stops %llu, produced %llu, written %llu, dropped %llu, resyncs %llu, decode errors %llu\n",
+			p, (unsigned long long)r->stats.stops,
+			(unsigned long long)r->stats.produced,
+			(unsigned long long)r->stats.written,
+			(unsigned long long)r->stats.dropped,
+			(unsigned long long)r->stats.resyncs,
+			(unsigned long long)r->stats.decode_errors);
+	if (w->unmatched || w->resync || w->unfinished || w->synthetic)
+		fprintf(rp->out,
+			"%sunmatched returns: %llu, synthetic returns: %llu, depth resyncs: %llu, unfinished calls: %llu\n",
+			p, (unsigned long long)w->unmatched,
+			(unsigned long long)w->synthetic,
+			(unsigned long long)w->resync,
+			(unsigned long long)w->unfinished);
+	if (r->unknown)
+		fprintf(rp->out, "%sskipped records of unknown type: %llu\n", p,
+			(unsigned long long)r->unknown);
+	if (rp->sym && dcg_sym_problems(rp->sym, buf, sizeof(buf)))
+		fprintf(rp->out, "%ssymbols: %s\n", p, buf);
+}
+
+/* Machine formats keep stdout clean: what was dropped goes to stderr. */
+void note_dropped(struct report *rp)
+{
+	const struct dcg_reader *r = &rp->rd;
+	dcg_u64 n = r->lost;
+
+	if (r->have_stats && r->stats.dropped > n)
+		n = r->stats.dropped;
+	if (n)
+		fprintf(stderr, "dcg-report: %s: dropped: %llu events\n",
+			r->name, (unsigned long long)n);
+	if (r->unknown)
+		fprintf(stderr,
+			"dcg-report: %s: skipped %llu records of unknown type\n",
+			r->name, (unsigned long long)r->unknown);
+	if (rp->ws.unmatched || rp->ws.resync || rp->ws.unfinished)
+		fprintf(stderr,
+			"dcg-report: %s: unmatched returns: %llu, depth resyncs: %llu, unfinished calls: %llu\n",
+			r->name, (unsigned long long)rp->ws.unmatched,
+			(unsigned long long)rp->ws.resync,
+			(unsigned long long)rp->ws.unfinished);
+}
+
+static int bad_trace(struct report *rp)
+{
+	if (rp->out)
+		fflush(rp->out);
+	fprintf(stderr, "dcg-report: %s\n", dcg_reader_error(&rp->rd));
+	return 2;
+}
+
+/*
+ * First pass over a regular file: validate every record and learn the
+ * maps and kernel symbols, so that streaming views print nothing for a
+ * bad file and symbolize events that come before late MAP records.
+ */
+static int prescan(struct report *rp)
+{
+	const struct dcg_rec *rec;
+	int rc;
+
+	while ((rc = dcg_reader_next(&rp->rd, &rec)) > 0)
+		if (rp->sym && (rec->type == DCG_REC_MAP ||
+				rec->type == DCG_REC_KSYM))
+			dcg_sym_add_record(rp->sym, rec);
+	if (rc < 0)
+		return -1;
+	return dcg_reader_rewind(&rp->rd);
+}
+
+static int replay(struct report *rp, bool scanned)
+{
+	const struct dcg_rec *rec;
+	int rc;
+
+	while ((rc = dcg_reader_next(&rp->rd, &rec)) > 0) {
+		switch (rec->type) {
+		case DCG_REC_EVENT:
+			walk_event(rp, (const void *)rec);
+			break;
+		case DCG_REC_MAP:
+		case DCG_REC_KSYM:
+			if (rp->sym && !scanned)
+				dcg_sym_add_record(rp->sym, rec);
+			break;
+		case DCG_REC_EDGE:
+			edge_recs_add(&rp->edges, (const void *)rec);
+			break;
+		}
+	}
+	return rc;
+}
+
+static int open_output(struct report *rp)
+{
+	static char obuf[1 << 16];
+
+	rp->out = stdout;
+	if (rp->o->output && !(rp->o->max_size && !strcmp(rp->view->name,
+							    "chrome"))) {
+		rp->out = fopen(rp->o->output, "w");
+		if (!rp->out) {
+			fprintf(stderr, "dcg-report: %s: %s\n", rp->o->output,
+				strerror(errno));
+			return -1;
+		}
+	}
+	setvbuf(rp->out, obuf, _IOFBF, sizeof(obuf));
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct options o;
+	static struct report rp;
+	const struct dcg_rec *rec;
+	char err[1024];
+	bool scanned = false;
+	size_t i;
+	int rc;
+
+	parse_args(&o, argc, argv);
+	rp.o = &o;
+	for (i = 0; i < DCG_ARRAY_SIZE(views); i++)
+		if (!strcmp(views[i]->name, o.view))
+			rp.view = views[i];
+	if (!rp.view)
+		usage_error("unknown view '%s'", o.view);
+	if (!o.raw) {
+		rp.sym = dcg_sym_new(&o.sym, err, sizeof(err));
+		if (!rp.sym) {
+			fprintf(stderr, "dcg-report: %s\n", err);
+			return 1;
+		}
+	}
+	if (dcg_reader_open(&rp.rd, o.input) < 0) {
+		fprintf(stderr, "dcg-report: %s\n", dcg_reader_error(&rp.rd));
+		return 1;
+	}
+	if (!rp.view->aggregate && dcg_reader_seekable(&rp.rd)) {
+		if (prescan(&rp) < 0)
+			return bad_trace(&rp);
+		scanned = true;
+	}
+	/* the header first, so that views can print what it says */
+	if (dcg_reader_next(&rp.rd, &rec) <= 0)
+		return bad_trace(&rp);
+	rp.start_ns = rp.rd.header.start_ns;
+	if (rp.view->aggregate)
+		tree_init(&rp.tree);
+	/* aggregating views create -o FILE only once the trace is good */
+	if (!rp.view->aggregate && open_output(&rp) < 0)
+		return 1;
+	if (rp.view->start && rp.view->start(&rp) < 0)
+		return 1;
+	rc = replay(&rp, scanned);
+	if (rc < 0)
+		return bad_trace(&rp);
+	walk_finish(&rp);
+	edge_recs_finish(&rp.edges);
+	if (rp.view->aggregate && open_output(&rp) < 0)
+		return 1;
+	rc = rp.view->finish ? rp.view->finish(&rp) : 0;
+	if (fflush(rp.out) || ferror(rp.out)) {
+		fprintf(stderr, "dcg-report: write error: %s\n", strerror(errno));
+		rc = 1;
+	}
+	if (rp.out != stdout)
+		fclose(rp.out);
+	walk_free(&rp);
+	free(rp.edges.e);
+	if (rp.view->aggregate)
+		tree_free(&rp.tree);
+	dcg_sym_free(rp.sym);
+	dcg_reader_close(&rp.rd);
+	return rc;
+}

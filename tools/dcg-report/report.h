@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * report.h - what the dcg-report views share.
+ *
+ * main.c reads the trace with the one reader and feeds every event to
+ * the walker (walk.c).  The walker keeps a shadow stack per thread,
+ * applies the filters, and calls the view's enter/leave hooks in a
+ * properly nested order.  Aggregating views build the per-path call
+ * tree (tree.c) from those hooks and print at the end; streaming views
+ * print from the hooks.
+ */
+#ifndef DCG_REPORT_H
+#define DCG_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "dcg_event.h"
+#include "trace_read.h"
+#include "symbolize.h"
+
+#define MAX_GLOBS 32
+
+struct options {
+	const char *view;
+	const char *input;
+	const char *output;		/* -o; NULL = stdout */
+	dcg_u32 tids[64];
+	unsigned int ntids;
+	const char *include[MAX_GLOBS];
+	unsigned int ninclude;
+	const char *exclude[MAX_GLOBS];
+	unsigned int nexclude;
+	unsigned int max_depth;		/* 0 = no limit */
+	dcg_u64 min_duration;		/* ns; 0 = off */
+	dcg_u64 from, to;		/* time window, ns from trace start */
+	bool have_from, have_to;
+	dcg_u64 threshold;		/* hot: calls per activation */
+	bool svg;			/* dot */
+	bool speedscope;		/* folded */
+	bool folded_calls;		/* folded: weights are calls, not ns */
+	dcg_u64 max_size;		/* chrome: split output files */
+	bool raw;			/* no symbolization */
+	struct dcg_symopts sym;
+};
+
+/* One frame of a thread's shadow stack, as the walker sees it. */
+struct frame {
+	struct dcg_rec_event ev;	/* the event that opened it */
+	dcg_u64 seq;			/* the thread's event number */
+	dcg_u64 child_ns;		/* time of visible children */
+	dcg_u32 node;			/* call-tree node, when announced */
+	dcg_s32 vparent;		/* index of nearest visible ancestor */
+	dcg_u32 vdepth;			/* visible depth, 1 = outermost */
+	bool visible;			/* passes the filters */
+	bool announced;			/* enter hook has run */
+	bool excluded;			/* inside an --exclude subtree */
+	bool included;			/* inside an --include subtree */
+	bool placeholder;		/* made up to fill a depth gap */
+};
+
+struct thread {
+	dcg_u32 tid;
+	dcg_u64 seq;			/* events seen for this thread */
+	dcg_u64 last_ts;
+	struct frame *stack;
+	dcg_u32 depth, cap;
+};
+
+struct report;
+
+/*
+ * A view.  enter() runs when a visible frame is shown, leave() when it
+ * ends: @ret is the RET or TAILCALL event that ended it, or NULL when
+ * the trace ended or lost sync first.  orphan() gets RETs that match no
+ * frame.  finish() prints aggregate output and footers.
+ */
+struct view {
+	const char *name;
+	bool aggregate;			/* builds the call tree */
+	int (*start)(struct report *rp);
+	void (*enter)(struct report *rp, struct thread *t, struct frame *f);
+	void (*leave)(struct report *rp, struct thread *t, struct frame *f,
+		      const struct dcg_rec_event *ret, dcg_u64 end_ts);
+	void (*orphan)(struct report *rp, struct thread *t,
+		       const struct dcg_rec_event *ev);
+	int (*finish)(struct report *rp);
+};
+
+/* The per-path call tree: node 0 is the virtual root above all roots. */
+struct node {
+	dcg_u64 func;
+	dcg_u32 parent;
+	dcg_u32 first_child, last_child, next_sibling;
+	dcg_u8 kind;			/* DCG_EV_CALL/ASYNC/TAILCALL of first */
+	bool async;
+	dcg_u32 depth;
+	dcg_u64 calls;
+	dcg_u64 incl_ns;
+	dcg_u64 self_ns;
+	dcg_u64 min_ns, max_ns;
+};
+
+struct tree {
+	struct node *nodes;
+	dcg_u32 n, cap;
+	dcg_u32 *hash;			/* node ids, 0 = empty */
+	dcg_u32 hcap;
+};
+
+/* Totals over the walk, for footers. */
+struct walk_stats {
+	dcg_u64 events;			/* event records read */
+	dcg_u64 shown;			/* frames announced */
+	dcg_u64 unmatched;		/* RETs with no frame */
+	dcg_u64 resync;			/* frames popped/pushed to match depth */
+	dcg_u64 unfinished;		/* frames still open at the end */
+	dcg_u64 synthetic;		/* synthetic RETs */
+	dcg_u64 filtered_tid;		/* events of other threads */
+};
+
+/* EDGE records: the tapset's in-module (caller, callee) -> count table. */
+struct edge_rec {
+	dcg_u64 caller;			/* function entry, 0 = root */
+	dcg_u64 callee;
+	dcg_u64 count;
+};
+
+struct edge_recs {
+	struct edge_rec *e;
+	dcg_u32 n, cap;
+};
+
+struct report {
+	struct options *o;
+	const struct view *view;
+	struct dcg_reader rd;
+	struct dcg_symbolizer *sym;
+	FILE *out;
+
+	struct thread *threads;
+	dcg_u32 nthreads, threads_cap;
+	struct thread *last_thread;
+	dcg_u32 *thread_slots;		/* tid hash, thread index + 1 */
+	dcg_u32 slots_cap;
+
+	struct tree tree;
+	struct edge_recs edges;
+	struct walk_stats ws;
+	dcg_u64 start_ns;
+	void *view_data;
+};
+
+/* walk.c */
+void walk_event(struct report *rp, const struct dcg_rec_event *ev);
+void walk_finish(struct report *rp);
+void walk_free(struct report *rp);
+dcg_u64 rel_ts(const struct report *rp, dcg_u64 ts);
+
+/* tree.c */
+void tree_init(struct tree *t);
+void tree_free(struct tree *t);
+dcg_u32 tree_child(struct tree *t, dcg_u32 parent, dcg_u64 func, bool async);
+/* visit nodes depth-first, children in order of first appearance */
+typedef void (*tree_visit_fn)(struct report *rp, struct node *n,
+			      dcg_u32 id, void *arg);
+void tree_walk(struct report *rp, tree_visit_fn fn, void *arg);
+
+void edge_recs_add(struct edge_recs *er, const struct dcg_rec_edge *r);
+/* merge duplicates; order by count, largest first */
+void edge_recs_finish(struct edge_recs *er);
+void edge_recs_print(struct report *rp, const char *prefix);
+
+/* Function-level aggregates derived from the tree (dot, hot, callgrind). */
+struct func_stat {
+	dcg_u64 func;
+	bool async;
+	dcg_u64 calls;
+	dcg_u64 incl_ns;		/* outermost activations only */
+	dcg_u64 self_ns;
+	dcg_u32 order;			/* first appearance */
+};
+
+struct edge_stat {
+	dcg_u32 caller, callee;		/* indexes into funcs[]; caller may
+					 * be NO_FUNC for roots */
+	dcg_u64 calls;
+	dcg_u64 incl_ns;
+};
+
+#define NO_FUNC 0xffffffffu
+
+struct func_table {
+	struct func_stat *funcs;
+	dcg_u32 nfuncs;
+	struct edge_stat *edges;
+	dcg_u32 nedges;
+	dcg_u32 *node_func;		/* node id -> funcs[] index */
+};
+
+void func_table_build(struct report *rp, struct func_table *ft);
+void func_table_free(struct func_table *ft);
+
+/* main.c: names and output helpers shared by the views */
+const char *func_name(struct report *rp, dcg_u64 addr);	/* with +off */
+const char *func_base_name(struct report *rp, dcg_u64 addr);	/* no off */
+const char *node_name(struct report *rp, const struct node *n);
+void print_footer(struct report *rp, const char *prefix);
+void note_dropped(struct report *rp);	/* stderr, for machine formats */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+void json_string(FILE *f, const char *s);
+void csv_field(FILE *f, const char *s);
+const char *flag_names(unsigned int flags, const char *sep, char *buf,
+		       size_t len);
+
+extern const struct view view_trace, view_graph, view_hot, view_dot,
+	view_folded, view_chrome, view_callgrind, view_csv, view_jsonl;
+
+#endif /* DCG_REPORT_H */

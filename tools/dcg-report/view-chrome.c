@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * view-chrome.c - Trace Event Format JSON, for Perfetto and
+ * chrome://tracing.  Each call becomes one complete event ("ph":"X")
+ * written when it returns, so memory stays flat and every file is a
+ * whole JSON document even when --max-size splits the output: with
+ * -o NAME.json the files are NAME.1.json, NAME.2.json, ...  Times are
+ * microseconds (the format's unit) with ns precision.  Returns that
+ * match no call become instant events ("ph":"i").
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+struct chrome {
+	FILE *f;
+	unsigned int fileno;
+	dcg_u64 bytes;
+	bool first;
+	char *base;			/* output name without .json */
+};
+
+static void open_part(struct report *rp, struct chrome *c)
+{
+	char comm[17];
+	long n;
+
+	memcpy(comm, rp->rd.header.comm, 16);
+	comm[16] = '\0';
+	if (rp->o->max_size) {
+		char name[4096];
+
+		snprintf(name, sizeof(name), "%s.%u.json", c->base, ++c->fileno);
+		c->f = fopen(name, "w");
+		if (!c->f) {
+			fprintf(stderr, "dcg-report: %s: %s\n", name,
+				strerror(errno));
+			exit(1);
+		}
+	} else {
+		c->f = rp->out;
+	}
+	fprintf(c->f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"pid\":%u,\"comm\":",
+		rp->rd.header.pid);
+	json_string(c->f, comm);
+	fputs("},\"traceEvents\":[", c->f);
+	n = ftell(c->f);
+	c->bytes = n > 0 ? n : 200;
+	c->first = true;
+}
+
+static void close_part(struct report *rp, struct chrome *c)
+{
+	fputs("\n]}\n", c->f);
+	if (c->f != rp->out && fclose(c->f)) {
+		fprintf(stderr, "dcg-report: write error: %s\n", strerror(errno));
+		exit(1);
+	}
+}
+
+static int start(struct report *rp)
+{
+	struct chrome *c = xcalloc(1, sizeof(*c));
+	const char *o = rp->o->output;
+	size_t n;
+
+	if (rp->o->max_size) {
+		if (!o) {
+			fprintf(stderr, "dcg-report: --max-size needs -o FILE\n");
+			return -1;
+		}
+		n = strlen(o);
+		c->base = xstrdup(o);
+		if (n > 5 && !strcmp(o + n - 5, ".json"))
+			c->base[n - 5] = '\0';
+	}
+	rp->view_data = c;
+	open_part(rp, c);
+	return 0;
+}
+
+/*
+ * Start an event of at most @need bytes, in a new file when it and the
+ * closing "]}" would not fit under --max-size.  Every event is measured
+ * before it is written; only an event bigger than the limit on its own
+ * gets a file that exceeds it.
+ */
+static void event_start(struct report *rp, struct chrome *c, size_t need)
+{
+	if (rp->o->max_size && !c->first &&
+	    c->bytes + 2 + need + 4 > rp->o->max_size) {
+		close_part(rp, c);
+		open_part(rp, c);
+	}
+	fputs(c->first ? "\n" : ",\n", c->f);
+	c->bytes += c->first ? 1 : 2;
+	c->first = false;
+}
+
+static void put_us(FILE *f, const char *key, dcg_u64 ns)
+{
+	fprintf(f, ",\"%s\":%llu.%03llu", key, (unsigned long long)(ns / 1000),
+		(unsigned long long)(ns % 1000));
+}
+
+static void leave(struct report *rp, struct thread *t, struct frame *fr,
+		  const struct dcg_rec_event *ret, dcg_u64 end_ts)
+{
+	struct chrome *c = rp->view_data;
+	dcg_u64 dur = end_ts >= fr->ev.ts ? end_ts - fr->ev.ts : 0;
+	const char *name = fr->placeholder ? "[unknown]" : func_name(rp, fr->ev.to);
+	long pos;
+	FILE *f;
+
+	/* the fixed part is < 250 bytes; a name escapes to <= 6 x its size */
+	event_start(rp, c, 250 + 6 * strlen(name));
+	f = c->f;
+	pos = ftell(f);
+	fputs("{\"name\":", f);
+	json_string(f, name);
+	fprintf(f, ",\"cat\":\"%s\",\"ph\":\"X\"",
+		fr->ev.kind == DCG_EV_ASYNC ? "async" :
+		fr->ev.kind == DCG_EV_TAILCALL ? "tailcall" : "call");
+	put_us(f, "ts", rel_ts(rp, fr->ev.ts));
+	put_us(f, "dur", dur);
+	fprintf(f, ",\"pid\":%u,\"tid\":%u,\"args\":{\"depth\":%u%s}}",
+		rp->rd.header.pid, t->tid, fr->ev.depth,
+		!ret ? ",\"end\":\"no return seen\"" :
+		ret->flags & DCG_EVF_SYNTHETIC ? ",\"end\":\"synthetic\"" : "");
+	c->bytes += pos >= 0 ? ftell(f) - pos : 250 + 6 * strlen(name);
+}
+
+static void orphan(struct report *rp, struct thread *t,
+		   const struct dcg_rec_event *ev)
+{
+	struct chrome *c = rp->view_data;
+	const char *name = func_base_name(rp, ev->from);
+	long pos;
+
+	event_start(rp, c, 250 + 6 * strlen(name));
+	pos = ftell(c->f);
+	fputs("{\"name\":", c->f);
+	json_string(c->f, name);
+	fputs(",\"cat\":\"unmatched\",\"ph\":\"i\",\"s\":\"t\"", c->f);
+	put_us(c->f, "ts", rel_ts(rp, ev->ts));
+	fprintf(c->f, ",\"pid\":%u,\"tid\":%u}", rp->rd.header.pid, t->tid);
+	c->bytes += pos >= 0 ? ftell(c->f) - pos : 250 + 6 * strlen(name);
+}
+
+static int finish(struct report *rp)
+{
+	struct chrome *c = rp->view_data;
+
+	close_part(rp, c);
+	note_dropped(rp);
+	free(c->base);
+	free(c);
+	return 0;
+}
+
+const struct view view_chrome = {
+	.name = "chrome", .start = start, .leave = leave, .orphan = orphan,
+	.finish = finish,
+};

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * view-dot.c - the call graph for Graphviz: one node per function, one
+ * edge per caller/callee pair labelled with its number of calls.  Roots
+ * are drawn bold.  --svg pipes the graph through `dot -Tsvg`.  A trace
+ * with no events but the tapset's edge table (EDGE records) is drawn
+ * from that table.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "report.h"
+
+static void dot_label(FILE *f, const char *s)
+{
+	putc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			putc('\\', f);
+		putc(*s, f);
+	}
+	putc('"', f);
+}
+
+/* No events, only the tapset's edge table: draw that. */
+static void write_edge_table(struct report *rp, FILE *f)
+{
+	struct edge_recs *er = &rp->edges;
+	dcg_u32 i;
+
+	for (i = 0; i < er->n; i++) {
+		if (!er->e[i].caller)
+			continue;
+		putc('\t', f);
+		dot_label(f, func_name(rp, er->e[i].caller));
+		fputs(" -> ", f);
+		dot_label(f, func_name(rp, er->e[i].callee));
+		fprintf(f, " [label=\"%llu\"];\n",
+			(unsigned long long)er->e[i].count);
+	}
+}
+
+static void write_dot(struct report *rp, FILE *f)
+{
+	const struct tree *t = &rp->tree;
+	struct func_table ft;
+	dcg_u32 i, id;
+	bool *root;
+
+	func_table_build(rp, &ft);
+	root = xcalloc(ft.nfuncs, sizeof(*root));
+	for (id = t->nodes[0].first_child; id; id = t->nodes[id].next_sibling)
+		root[ft.node_func[id]] = true;
+	fprintf(f, "digraph dyncg {\n");
+	fprintf(f, "\t// pid %u (%.16s); dropped: %llu events\n",
+		rp->rd.header.pid, rp->rd.header.comm,
+		(unsigned long long)rp->rd.lost);
+	fprintf(f, "\tnode [shape=box, fontname=\"monospace\"];\n");
+	if (t->n == 1)
+		write_edge_table(rp, f);
+	for (i = 0; i < ft.nfuncs; i++) {
+		fprintf(f, "\tf%u [label=", i);
+		dot_label(f, ft.funcs[i].async ?
+			  node_name(rp, &(struct node){ .func = ft.funcs[i].func,
+							.async = true }) :
+			  func_name(rp, ft.funcs[i].func));
+		fprintf(f, "%s];\n", root[i] ? ", style=bold" : "");
+	}
+	for (i = 0; i < ft.nedges; i++) {
+		const struct edge_stat *e = &ft.edges[i];
+
+		if (e->caller == NO_FUNC)
+			continue;
+		fprintf(f, "\tf%u -> f%u [label=\"%llu\"];\n", e->caller,
+			e->callee, (unsigned long long)e->calls);
+	}
+	fprintf(f, "}\n");
+	free(root);
+	func_table_free(&ft);
+}
+
+/* Feed @len bytes to `dot -Tsvg` writing to @outfd; no shell involved. */
+static int run_dot(const char *data, size_t len, int outfd)
+{
+	int fds[2], status;
+	pid_t pid;
+
+	if (pipe(fds) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		close(fds[1]);
+		dup2(fds[0], 0);
+		dup2(outfd, 1);
+		execlp("dot", "dot", "-Tsvg", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[0]);
+	while (len) {
+		ssize_t n = write(fds[1], data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		data += n;
+		len -= n;
+	}
+	close(fds[1]);
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int finish(struct report *rp)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int rc;
+
+	if (!rp->o->svg) {
+		write_dot(rp, rp->out);
+		note_dropped(rp);
+		return 0;
+	}
+	mem = open_memstream(&buf, &len);
+	if (!mem)
+		return 1;
+	write_dot(rp, mem);
+	fclose(mem);
+	fflush(rp->out);
+	rc = run_dot(buf, len, fileno(rp->out));
+	free(buf);
+	if (rc == 127) {
+		fprintf(stderr, "dcg-report: --svg: cannot run dot (install the Debian package graphviz)\n");
+		return 1;
+	}
+	if (rc) {
+		fprintf(stderr, "dcg-report: --svg: dot failed (status %d)\n", rc);
+		return 1;
+	}
+	note_dropped(rp);
+	return 0;
+}
+
+const struct view view_dot = {
+	.name = "dot", .aggregate = true, .finish = finish,
+};

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * view-graph.c - the call tree aggregated per path: every distinct
+ * chain of callers is one line, with its number of calls, inclusive
+ * time and self time (inclusive minus the children shown).  Children
+ * appear in the order they were first called.  A trace that carries
+ * the tapset's edge table (EDGE records) gets it listed after the tree.
+ */
+#include "report.h"
+
+static void print_header_line(struct report *rp, const char *what)
+{
+	const struct dcg_rec_header *h = &rp->rd.header;
+
+	fprintf(rp->out, "# dyncg %s: pid %u (%.16s), mode %s\n", what,
+		h->pid, h->comm, dcg_mode_name(h->mode));
+}
+
+static void print_node(struct report *rp, struct node *n, dcg_u32 id,
+		       void *arg)
+{
+	fprintf(rp->out, "%10llu %13llu %13llu  %*s%s\n",
+		(unsigned long long)n->calls,
+		(unsigned long long)n->incl_ns,
+		(unsigned long long)n->self_ns, 2 * (n->depth - 1), "",
+		node_name(rp, n));
+}
+
+static int finish(struct report *rp)
+{
+	print_header_line(rp, "call graph");
+	fprintf(rp->out, "%10s %13s %13s  %s\n", "CALLS", "TOTAL(ns)",
+		"SELF(ns)", "FUNCTION");
+	tree_walk(rp, print_node, NULL);
+	edge_recs_print(rp, "");
+	print_footer(rp, "# ");
+	return 0;
+}
+
+const struct view view_graph = {
+	.name = "graph", .aggregate = true, .finish = finish,
+};

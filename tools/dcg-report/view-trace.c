@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * view-trace.c - the call/return flow, indented by depth, in the manner
+ * of DTrace -F and SystemTap's para-callgraph.stp:
+ *
+ *         TIME     TID  FUNCTION
+ *            0     100  -> main
+ *           10     100    -> foo [indirect]
+ *           25     100    <- foo (15 ns)
+ *
+ * TIME is ns from the trace start.  Arrows: "->" call, "=>" tail call
+ * (replaces the frame above it), "~>" async entry (signal handler,
+ * interrupt).  Returns that the tracer made up or could not match are
+ * tagged: [synthetic] (shadow-stack resync after longjmp, unwinding,
+ * sigreturn), [end] (window closed), [unmatched] (returned above the
+ * start), [no return seen] (the trace ended or lost sync first).
+ * With --srcline a call shows the call site ("from file:line"); with
+ * --inline, the inlined functions the call site lies in, innermost
+ * first.
+ */
+#include <string.h>
+
+#include "report.h"
+
+static void line_start(struct report *rp, dcg_u32 tid, dcg_u64 ts,
+		       dcg_u32 vdepth)
+{
+	fprintf(rp->out, "%12llu %7u  %*s", (unsigned long long)rel_ts(rp, ts),
+		tid, 2 * (vdepth - 1), "");
+}
+
+static void print_srcinfo(struct report *rp, dcg_u64 at)
+{
+	const struct dcg_symbol *s;
+
+	if (!rp->sym || (!rp->o->sym.srcline && !rp->o->sym.inlines) || !at)
+		return;
+	s = dcg_sym_lookup(rp->sym, at);
+	if (s->srcline)
+		fprintf(rp->out, " from %s", s->srcline);
+	if (s->inlined)
+		fprintf(rp->out, " [inlined: %s]", s->inlined);
+}
+
+static int start(struct report *rp)
+{
+	const struct dcg_rec_header *h = &rp->rd.header;
+
+	if (rp->rd.have_header)
+		fprintf(rp->out, "# dyncg trace: pid %u (%.16s), host %s, mode %s%s\n",
+			h->pid, h->comm,
+			h->host == DCG_HOST_STAP ? "stap" : "ptrace",
+			dcg_mode_name(h->mode),
+			h->flags & DCG_HDR_KERNEL ? ", kernel" : "");
+	fprintf(rp->out, "%12s %7s  %s\n", "TIME(ns)", "TID", "FUNCTION");
+	return 0;
+}
+
+static void enter(struct report *rp, struct thread *t, struct frame *f)
+{
+	const struct dcg_rec_event *ev = &f->ev;
+	const char *arrow = "->";
+
+	line_start(rp, t->tid, ev->ts, f->vdepth);
+	if (f->placeholder) {
+		fputs("-> [unknown] [lost]\n", rp->out);
+		return;
+	}
+	if (ev->kind == DCG_EV_TAILCALL)
+		arrow = "=>";
+	else if (ev->kind == DCG_EV_ASYNC)
+		arrow = "~>";
+	fprintf(rp->out, "%s %s", arrow, func_name(rp, ev->to));
+	if (ev->kind == DCG_EV_ASYNC)
+		fputs(" [async]", rp->out);
+	if (ev->flags & DCG_EVF_INDIRECT)
+		fputs(" [indirect]", rp->out);
+	if (ev->flags & DCG_EVF_SKIPPED)
+		fputs(" [skipped]", rp->out);
+	if (ev->flags & DCG_EVF_OVERFLOW)
+		fputs(" [overflow]", rp->out);
+	if (ev->kind != DCG_EV_ASYNC && !(ev->flags & DCG_EVF_ROOT))
+		print_srcinfo(rp, ev->from);
+	putc('\n', rp->out);
+}
+
+static void leave(struct report *rp, struct thread *t, struct frame *f,
+		  const struct dcg_rec_event *ret, dcg_u64 end_ts)
+{
+	dcg_u64 dur = end_ts >= f->ev.ts ? end_ts - f->ev.ts : 0;
+
+	if (ret && ret->kind == DCG_EV_TAILCALL)
+		return;
+	line_start(rp, t->tid, end_ts, f->vdepth);
+	fprintf(rp->out, "<- %s (%llu ns)",
+		f->placeholder ? "[unknown]" : func_name(rp, f->ev.to),
+		(unsigned long long)dur);
+	if (!ret)
+		fputs(" [no return seen]", rp->out);
+	else if (ret->flags & DCG_EVF_SYNTHETIC)
+		fputs(" [synthetic]", rp->out);
+	if (ret && (ret->flags & DCG_EVF_END))
+		fputs(" [end]", rp->out);
+	putc('\n', rp->out);
+}
+
+static void orphan(struct report *rp, struct thread *t,
+		   const struct dcg_rec_event *ev)
+{
+	line_start(rp, t->tid, ev->ts, 1);
+	fprintf(rp->out, "<- %s [unmatched]\n", func_base_name(rp, ev->from));
+}
+
+static int finish(struct report *rp)
+{
+	print_footer(rp, "# ");
+	return 0;
+}
+
+const struct view view_trace = {
+	.name = "trace", .start = start, .enter = enter, .leave = leave,
+	.orphan = orphan, .finish = finish,
+};

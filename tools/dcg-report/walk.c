@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * walk.c - replay the events of each thread on a shadow stack, apply
+ * the filters, and drive the view's enter/leave hooks.
+ *
+ * The event's depth field is trusted over our own stack: when they
+ * disagree (lost events, a window opened mid-function) the stack is cut
+ * or padded with placeholder frames to the recorded depth and the
+ * difference is counted, so one lost event cannot skew the rest.
+ *
+ * --min-duration needs to know a frame's duration before showing its
+ * call, so visible frames are announced lazily: a frame is announced
+ * when it or a descendant ends having lasted long enough, outermost
+ * first.  Memory stays proportional to the depth, not the trace.
+ */
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+dcg_u64 rel_ts(const struct report *rp, dcg_u64 ts)
+{
+	return ts >= rp->start_ns ? ts - rp->start_ns : ts;
+}
+
+/* tid -> thread through an open-addressing index (slot = index + 1). */
+static void thread_index_rebuild(struct report *rp)
+{
+	dcg_u32 i;
+
+	free(rp->thread_slots);
+	rp->thread_slots = xcalloc(rp->slots_cap, sizeof(*rp->thread_slots));
+	for (i = 0; i < rp->nthreads; i++) {
+		dcg_u32 h = rp->threads[i].tid * 0x9e3779b1u;
+
+		while (rp->thread_slots[h & (rp->slots_cap - 1)])
+			h++;
+		rp->thread_slots[h & (rp->slots_cap - 1)] = i + 1;
+	}
+}
+
+static struct thread *find_thread(struct report *rp, dcg_u32 tid)
+{
+	struct thread *t;
+	dcg_u32 h = tid * 0x9e3779b1u, slot;
+
+	if (rp->last_thread && rp->last_thread->tid == tid)
+		return rp->last_thread;
+	for (; rp->slots_cap; h++) {
+		slot = rp->thread_slots[h & (rp->slots_cap - 1)];
+		if (!slot)
+			break;
+		if (rp->threads[slot - 1].tid == tid)
+			return rp->last_thread = &rp->threads[slot - 1];
+	}
+	if (rp->nthreads == rp->threads_cap) {
+		rp->threads_cap = rp->threads_cap ? 2 * rp->threads_cap : 8;
+		rp->threads = xrealloc(rp->threads,
+				       rp->threads_cap * sizeof(*t));
+	}
+	t = &rp->threads[rp->nthreads++];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	if (2 * rp->nthreads > rp->slots_cap) {
+		rp->slots_cap = rp->slots_cap ? 2 * rp->slots_cap : 64;
+		thread_index_rebuild(rp);
+	} else {
+		for (h = tid * 0x9e3779b1u;
+		     rp->thread_slots[h & (rp->slots_cap - 1)]; h++)
+			;
+		rp->thread_slots[h & (rp->slots_cap - 1)] = rp->nthreads;
+	}
+	return rp->last_thread = t;
+}
+
+static bool tid_wanted(const struct options *o, dcg_u32 tid)
+{
+	unsigned int i;
+
+	if (!o->ntids)
+		return true;
+	for (i = 0; i < o->ntids; i++)
+		if (o->tids[i] == tid)
+			return true;
+	return false;
+}
+
+static bool glob_any(const char *const *globs, unsigned int n,
+		     const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (fnmatch(globs[i], name, 0) == 0)
+			return true;
+	return false;
+}
+
+static void announce(struct report *rp, struct thread *t, dcg_u32 idx)
+{
+	struct frame *f = &t->stack[idx];
+
+	if (f->announced)
+		return;
+	if (f->vparent >= 0)
+		announce(rp, t, f->vparent);
+	if (rp->view->aggregate) {
+		dcg_u32 pnode = f->vparent >= 0 ? t->stack[f->vparent].node : 0;
+
+		f->node = tree_child(&rp->tree, pnode, f->ev.to,
+				     f->ev.kind == DCG_EV_ASYNC);
+	}
+	f->announced = true;
+	rp->ws.shown++;
+	if (rp->view->enter)
+		rp->view->enter(rp, t, f);
+}
+
+static void push(struct report *rp, struct thread *t,
+		 const struct dcg_rec_event *ev, bool placeholder)
+{
+	const struct options *o = rp->o;
+	struct frame *f, *up;
+	dcg_u64 ts;
+
+	if (t->depth == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 64;
+		t->stack = xrealloc(t->stack, t->cap * sizeof(*f));
+	}
+	up = t->depth ? &t->stack[t->depth - 1] : NULL;
+	f = &t->stack[t->depth++];
+	memset(f, 0, sizeof(*f));
+	f->ev = *ev;
+	f->seq = t->seq;
+	f->placeholder = placeholder;
+	f->vparent = up ? (up->visible ? (dcg_s32)(t->depth - 2) : up->vparent)
+			: -1;
+	f->vdepth = f->vparent >= 0 ? t->stack[f->vparent].vdepth + 1 : 1;
+	f->excluded = up && up->excluded;
+	f->included = up ? up->included : !o->ninclude;
+	if (!placeholder && (o->nexclude || o->ninclude)) {
+		const char *name = func_name(rp, ev->to);
+
+		if (o->nexclude && glob_any(o->exclude, o->nexclude, name))
+			f->excluded = true;
+		if (o->ninclude && glob_any(o->include, o->ninclude, name))
+			f->included = true;
+	}
+	ts = rel_ts(rp, ev->ts);
+	f->visible = !f->excluded && f->included &&
+		     (!o->max_depth || f->vdepth <= o->max_depth) &&
+		     (!o->have_from || ts >= o->from) &&
+		     (!o->have_to || ts <= o->to);
+	if (f->visible && !o->min_duration)
+		announce(rp, t, t->depth - 1);
+}
+
+static void pop(struct report *rp, struct thread *t,
+		const struct dcg_rec_event *ret, dcg_u64 end_ts)
+{
+	struct frame *f = &t->stack[t->depth - 1];
+	dcg_u64 dur = end_ts >= f->ev.ts ? end_ts - f->ev.ts : 0;
+
+	if (f->visible && !f->announced && dur >= rp->o->min_duration)
+		announce(rp, t, t->depth - 1);
+	if (f->announced) {
+		if (rp->view->aggregate) {
+			struct node *n = &rp->tree.nodes[f->node];
+			dcg_u64 self = dur >= f->child_ns ? dur - f->child_ns : 0;
+
+			if (!n->calls || dur < n->min_ns)
+				n->min_ns = dur;
+			if (dur > n->max_ns)
+				n->max_ns = dur;
+			n->calls++;
+			n->incl_ns += dur;
+			n->self_ns += self;
+		}
+		if (f->vparent >= 0)
+			t->stack[f->vparent].child_ns += dur;
+		if (rp->view->leave)
+			rp->view->leave(rp, t, f, ret, end_ts);
+	}
+	t->depth--;
+}
+
+/* Cut or pad the stack to @want frames. */
+static void sync_depth(struct report *rp, struct thread *t, dcg_u32 want,
+		       const struct dcg_rec_event *ev)
+{
+	while (t->depth > want) {
+		pop(rp, t, NULL, ev->ts);
+		rp->ws.resync++;
+	}
+	while (t->depth < want) {
+		struct dcg_rec_event ph = *ev;
+
+		ph.kind = DCG_EV_CALL;
+		ph.from = ph.to = 0;
+		ph.flags = 0;
+		ph.depth = t->depth + 1;
+		push(rp, t, &ph, true);
+		rp->ws.resync++;
+	}
+}
+
+/*
+ * A RET carries the depth left behind, one less than its frame's
+ * (doc/trace-format.md); an unmatched one carries 0 and its flag.
+ */
+static void walk_ret(struct report *rp, struct thread *t,
+		     const struct dcg_rec_event *ev)
+{
+	if (!(ev->flags & DCG_EVF_UNMATCHED) && t->depth) {
+		sync_depth(rp, t, ev->depth + 1, ev);
+		pop(rp, t, ev, ev->ts);
+		return;
+	}
+	rp->ws.unmatched++;
+	if (rp->view->orphan)
+		rp->view->orphan(rp, t, ev);
+}
+
+void walk_event(struct report *rp, const struct dcg_rec_event *ev)
+{
+	struct thread *t;
+
+	rp->ws.events++;
+	if (!tid_wanted(rp->o, ev->r.tid)) {
+		rp->ws.filtered_tid++;
+		return;
+	}
+	t = find_thread(rp, ev->r.tid);
+	t->seq++;
+	t->last_ts = ev->ts;
+	if (ev->flags & DCG_EVF_SYNTHETIC)
+		rp->ws.synthetic++;
+	switch (ev->kind) {
+	case DCG_EV_CALL:
+	case DCG_EV_ASYNC:
+		sync_depth(rp, t, ev->depth ? ev->depth - 1 : t->depth, ev);
+		push(rp, t, ev, false);
+		break;
+	case DCG_EV_TAILCALL:
+		sync_depth(rp, t, ev->depth ? ev->depth : t->depth, ev);
+		if (t->depth)
+			pop(rp, t, ev, ev->ts);
+		push(rp, t, ev, false);
+		break;
+	case DCG_EV_RET:
+		walk_ret(rp, t, ev);
+		break;
+	}
+}
+
+/* Frames still open when the trace ends close at the thread's last time. */
+void walk_finish(struct report *rp)
+{
+	dcg_u32 i;
+
+	for (i = 0; i < rp->nthreads; i++) {
+		struct thread *t = &rp->threads[i];
+
+		while (t->depth) {
+			pop(rp, t, NULL, t->last_ts);
+			rp->ws.unfinished++;
+		}
+	}
+}
+
+void walk_free(struct report *rp)
+{
+	dcg_u32 i;
+
+	for (i = 0; i < rp->nthreads; i++)
+		free(rp->threads[i].stack);
+	free(rp->threads);
+	free(rp->thread_slots);
+	rp->thread_slots = NULL;
+	rp->slots_cap = 0;
+	rp->threads = NULL;
+	rp->nthreads = 0;
+	rp->last_thread = NULL;
+}

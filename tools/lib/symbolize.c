@@ -1,0 +1,781 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * symbolize.c - addresses to names with elfutils libdwfl.
+ *
+ * User space: the trace's MAP records say which object was mapped where.
+ * Mappings of one object at one load base become one libdwfl module,
+ * reported with dwfl_report_module() over [lowest start - pgoff, highest
+ * end) together with the recorded build-id, the way libdwfl itself
+ * reports /proc/PID/maps.  libdwfl then opens the object (our find_elf
+ * callback: the recorded path, used only if its build-id is the
+ * recorded one), and finds debuginfo with its standard callback.  Stubs
+ * in .plt/.plt.sec, which have no symbols, are named "func@plt".  The Dwfl is built lazily
+ * and rebuilt if maps arrive after lookups started (dlopen).
+ *
+ * Kernel: a sorted table of symbols (KSYM records, --kallsyms,
+ * --system-map; only text symbols name code, the others bound the one
+ * before them), or a vmlinux reported as an ELF module.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <elfutils/libdwelf.h>
+#include <gelf.h>
+
+#include "symbolize.h"
+#include "trace_read.h"
+
+struct umap {
+	char *path;
+	dcg_u64 low, high;	/* load base, end of the last mapping */
+	dcg_u8 build_id[24];
+	dcg_u8 build_id_len;
+	const char *problem;	/* why it could not be used */
+	bool reported_bad;
+};
+
+struct ksym {
+	dcg_u64 addr;
+	dcg_u64 size;		/* 0 = up to the next symbol */
+	char *name;
+	bool text;		/* data symbols only bound the one before */
+};
+
+struct cache_ent {
+	dcg_u64 addr;
+	bool used;
+	struct dcg_symbol sym;
+};
+
+struct dcg_symbolizer {
+	struct dcg_symopts opts;
+	char *debuginfo_path;
+	Dwfl_Callbacks cb;
+
+	struct umap *maps;
+	size_t nmaps, maps_cap;
+	Dwfl *dwfl;
+	bool dwfl_stale;
+
+	Dwfl *kdwfl;		/* vmlinux */
+
+	struct ksym *ksyms;
+	size_t nksyms, ksyms_cap;
+	bool ksyms_sorted;
+
+	struct cache_ent *cache;
+	size_t cache_cap, cache_used;
+
+	char problems[1024];
+	unsigned int nproblems;
+};
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p) {
+		fputs("dcg-report: out of memory\n", stderr);
+		exit(1);
+	}
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	return strcpy(xrealloc(NULL, strlen(s) + 1), s);
+}
+
+static void note_problem(struct dcg_symbolizer *s, const char *what,
+			 const char *path)
+{
+	size_t n = strlen(s->problems);
+
+	s->nproblems++;
+	snprintf(s->problems + n, sizeof(s->problems) - n, "%s%s %s",
+		 n ? "; " : "", what, path);
+}
+
+/* Does the ELF file's build-id equal the one the trace recorded? */
+static bool build_id_matches(Elf *elf, const struct umap *u)
+{
+	const void *bits;
+	ssize_t len;
+
+	if (!u || !u->build_id_len)
+		return true;
+	len = dwelf_elf_gnu_build_id(elf, &bits);
+	return len == u->build_id_len && !memcmp(bits, u->build_id, len);
+}
+
+/*
+ * libdwfl find_elf.  The module's name is the path recorded in the
+ * trace; *userdata is its struct umap.  A build-id match in the
+ * debuginfo directories comes first; the file at the recorded path is
+ * used only if its build-id is the recorded one, so that a rebuilt
+ * binary cannot put wrong names on an old trace.
+ */
+static int find_elf_by_path(Dwfl_Module *mod, void **userdata,
+			    const char *modname, Dwarf_Addr base,
+			    char **file_name, Elf **elfp)
+{
+	struct umap *u = *userdata;
+	Elf *elf;
+	int fd;
+
+	fd = dwfl_build_id_find_elf(mod, userdata, modname, base, file_name,
+				    elfp);
+	if (fd >= 0 || *elfp)
+		return fd;
+	if (modname[0] != '/')
+		return -1;
+	fd = open(modname, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (u)
+			u->problem = "cannot open";
+		return -1;
+	}
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || !build_id_matches(elf, u)) {
+		if (u)
+			u->problem = elf ? "build-id differs from the trace's:"
+					 : "not an ELF file:";
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return -1;
+	}
+	*elfp = elf;
+	*file_name = strdup(modname);
+	return fd;
+}
+
+static void cache_clear(struct dcg_symbolizer *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->cache_cap; i++) {
+		struct dcg_symbol *y = &s->cache[i].sym;
+
+		if (!s->cache[i].used)
+			continue;
+		free((char *)y->func);
+		free((char *)y->srcline);
+		free((char *)y->inlined);
+	}
+	memset(s->cache, 0, s->cache_cap * sizeof(*s->cache));
+	s->cache_used = 0;
+}
+
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static void add_ksym(struct dcg_symbolizer *s, dcg_u64 addr, dcg_u64 size,
+		     const char *name, bool text)
+{
+	struct ksym *k;
+	char *p;
+
+	if (s->nksyms == s->ksyms_cap) {
+		s->ksyms_cap = s->ksyms_cap ? 2 * s->ksyms_cap : 1024;
+		s->ksyms = xrealloc(s->ksyms, s->ksyms_cap * sizeof(*k));
+	}
+	k = &s->ksyms[s->nksyms++];
+	k->addr = addr;
+	k->size = size;
+	k->name = xstrdup(name);
+	k->text = text;
+	/* "name\t[module]" reads better as "name [module]" */
+	for (p = k->name; *p; p++)
+		if (*p == '\t')
+			*p = ' ';
+	s->ksyms_sorted = false;
+	if (s->cache_used)
+		cache_clear(s);
+}
+
+static bool is_text_type(int c)
+{
+	c = tolower(c);
+	return c == 't' || c == 'w';
+}
+
+/* /proc/kallsyms or System.map: "addr type name [module]" per line. */
+static int load_kallsyms(struct dcg_symbolizer *s, const char *path,
+			 char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024], name[512], mod[256];
+	unsigned long lineno = 0, nsyms = 0;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long addr;
+		char type;
+		int n;
+
+		lineno++;
+		mod[0] = '\0';
+		n = sscanf(line, "%llx %c %511s %255s", &addr, &type, name, mod);
+		if (n < 3) {
+			if (line[0] == '\n')
+				continue;
+			snprintf(err, errlen,
+				 "%s: line %lu: not in kallsyms format (address type name)",
+				 path, lineno);
+			fclose(f);
+			return -1;
+		}
+		if (mod[0]) {
+			char full[800];
+
+			snprintf(full, sizeof(full), "%s %s", name, mod);
+			add_ksym(s, addr, 0, full, is_text_type(type));
+		} else {
+			add_ksym(s, addr, 0, name, is_text_type(type));
+		}
+		nsyms += is_text_type(type);
+	}
+	fclose(f);
+	if (!nsyms) {
+		snprintf(err, errlen, "%s: no text symbols in it", path);
+		return -1;
+	}
+	return 0;
+}
+
+static int load_vmlinux(struct dcg_symbolizer *s, const char *path,
+			char *err, size_t errlen)
+{
+	s->kdwfl = dwfl_begin(&s->cb);
+	if (!s->kdwfl || !dwfl_report_elf(s->kdwfl, "kernel", path, -1, 0,
+					  false)) {
+		snprintf(err, errlen, "%s: %s", path, dwfl_errmsg(-1));
+		return -1;
+	}
+	dwfl_report_end(s->kdwfl, NULL, NULL);
+	return 0;
+}
+
+struct dcg_symbolizer *dcg_sym_new(const struct dcg_symopts *opts,
+				   char *err, size_t errlen)
+{
+	struct dcg_symbolizer *s = xrealloc(NULL, sizeof(*s));
+	size_t n;
+
+	memset(s, 0, sizeof(*s));
+	s->opts = *opts;
+	/* "-": no CRC check of .gnu_debuglink targets, as addr2line does */
+	n = 64 + (opts->debuginfo_path ? strlen(opts->debuginfo_path) : 0);
+	s->debuginfo_path = xrealloc(NULL, n);
+	snprintf(s->debuginfo_path, n, "-:.debug:/usr/lib/debug%s%s",
+		 opts->debuginfo_path ? ":" : "",
+		 opts->debuginfo_path ? opts->debuginfo_path : "");
+	s->cb.find_elf = find_elf_by_path;
+	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	s->cb.section_address = dwfl_offline_section_address;
+	s->cb.debuginfo_path = &s->debuginfo_path;
+	s->cache_cap = 4096;
+	s->cache = xrealloc(NULL, s->cache_cap * sizeof(*s->cache));
+	memset(s->cache, 0, s->cache_cap * sizeof(*s->cache));
+
+	if ((opts->kallsyms && load_kallsyms(s, opts->kallsyms, err, errlen)) ||
+	    (opts->system_map &&
+	     load_kallsyms(s, opts->system_map, err, errlen)) ||
+	    (opts->vmlinux && load_vmlinux(s, opts->vmlinux, err, errlen))) {
+		dcg_sym_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void dcg_sym_free(struct dcg_symbolizer *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	cache_clear(s);
+	free(s->cache);
+	if (s->dwfl)
+		dwfl_end(s->dwfl);
+	if (s->kdwfl)
+		dwfl_end(s->kdwfl);
+	for (i = 0; i < s->nmaps; i++)
+		free(s->maps[i].path);
+	free(s->maps);
+	for (i = 0; i < s->nksyms; i++)
+		free(s->ksyms[i].name);
+	free(s->ksyms);
+	free(s->debuginfo_path);
+	free(s);
+}
+
+static void add_map(struct dcg_symbolizer *s, const struct dcg_rec_map *m)
+{
+	const char *path = dcg_rec_map_path(m);
+	dcg_u64 base = m->start - m->pgoff;
+	struct umap *u;
+	size_t i;
+
+	/* Only files can be opened: skip [vdso], [heap], anonymous. */
+	if (path[0] != '/' || m->end <= m->start || m->pgoff > m->start)
+		return;
+	for (i = 0; i < s->nmaps; i++) {
+		u = &s->maps[i];
+		/* within 1 GiB of the same file: another segment of it */
+		if (strcmp(u->path, path) == 0 &&
+		    m->start < u->high + (1ull << 30) && m->end > u->low) {
+			if (base < u->low)
+				u->low = base;
+			if (m->end > u->high)
+				u->high = m->end;
+			if (!u->build_id_len && m->build_id_len) {
+				memcpy(u->build_id, m->build_id, m->build_id_len);
+				u->build_id_len = m->build_id_len;
+			}
+			s->dwfl_stale = true;
+			return;
+		}
+	}
+	if (s->nmaps == s->maps_cap) {
+		s->maps_cap = s->maps_cap ? 2 * s->maps_cap : 16;
+		s->maps = xrealloc(s->maps, s->maps_cap * sizeof(*u));
+	}
+	u = &s->maps[s->nmaps++];
+	memset(u, 0, sizeof(*u));
+	u->path = xstrdup(path);
+	u->low = base;
+	u->high = m->end;
+	u->build_id_len = m->build_id_len;
+	memcpy(u->build_id, m->build_id, m->build_id_len);
+	s->dwfl_stale = true;
+}
+
+void dcg_sym_add_record(struct dcg_symbolizer *s, const struct dcg_rec *rec)
+{
+	if (rec->type == DCG_REC_MAP) {
+		add_map(s, (const void *)rec);
+	} else if (rec->type == DCG_REC_KSYM) {
+		const struct dcg_rec_ksym *k = (const void *)rec;
+
+		add_ksym(s, k->addr, k->size, dcg_rec_ksym_name(k),
+			 is_text_type(k->type));
+	}
+}
+
+static void build_dwfl(struct dcg_symbolizer *s)
+{
+	size_t i;
+
+	if (s->dwfl)
+		dwfl_end(s->dwfl);
+	s->dwfl = dwfl_begin(&s->cb);
+	s->dwfl_stale = false;
+	if (!s->dwfl)
+		return;
+	dwfl_report_begin(s->dwfl);
+	for (i = 0; i < s->nmaps; i++) {
+		struct umap *u = &s->maps[i];
+		Dwfl_Module *mod;
+		void **userdata;
+
+		/* maps[] does not move until the next rebuild */
+
+		mod = dwfl_report_module(s->dwfl, u->path, u->low, u->high);
+		if (!mod)
+			continue;
+		dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL,
+				 NULL);
+		*userdata = u;
+		if (u->build_id_len)
+			dwfl_module_report_build_id(mod, u->build_id,
+						    u->build_id_len, 0);
+	}
+	dwfl_report_end(s->dwfl, NULL, NULL);
+	if (s->cache_used)
+		cache_clear(s);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *p = strrchr(path, '/');
+
+	return p ? p + 1 : path;
+}
+
+static char *dup_printf(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static char *dup_printf(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return xstrdup(buf);
+}
+
+static void add_srcline(Dwfl_Module *mod, Dwarf_Addr addr,
+			struct dcg_symbol *y)
+{
+	Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
+	const char *file;
+	int lineno = 0;
+
+	if (!line)
+		return;
+	file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+	if (file)
+		y->srcline = dup_printf("%s:%d", file, lineno);
+}
+
+static bool is_func_scope(Dwarf_Die *die)
+{
+	int tag = dwarf_tag(die);
+
+	return tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram;
+}
+
+/*
+ * The chain of functions at @addr when it lies in inlined code,
+ * innermost first, as addr2line -i gives it.  dwarf_getscopes() follows
+ * the abstract origin above an inlined instance, so the concrete
+ * caller of each instance is found with dwarf_getscopes_die().
+ */
+static void add_inlines(Dwfl_Module *mod, Dwarf_Addr addr,
+			struct dcg_symbol *y)
+{
+	Dwarf_Addr bias = 0;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
+	Dwarf_Die *scopes = NULL, cur;
+	char buf[1024];
+	size_t len = 0;
+	int n, i, hops;
+
+	if (!cu)
+		return;
+	n = dwarf_getscopes(cu, addr - bias, &scopes);
+	for (i = 0; i < n && !is_func_scope(&scopes[i]); i++)
+		;
+	if (i >= n || dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine) {
+		free(scopes);
+		return;
+	}
+	cur = scopes[i];
+	free(scopes);
+	buf[0] = '\0';
+	for (hops = 0; hops < 64; hops++) {
+		const char *name = dwarf_diename(&cur);
+
+		if (len < sizeof(buf))
+			len += snprintf(buf + len, sizeof(buf) - len, "%s%s",
+					len ? " <- " : "", name ? name : "??");
+		if (dwarf_tag(&cur) != DW_TAG_inlined_subroutine)
+			break;
+		n = dwarf_getscopes_die(&cur, &scopes);
+		for (i = 1; i < n && !is_func_scope(&scopes[i]); i++)
+			;
+		if (i >= n) {
+			free(scopes);
+			break;
+		}
+		cur = scopes[i];
+		free(scopes);
+	}
+	if (strstr(buf, " <- "))
+		y->inlined = xstrdup(buf);
+}
+
+static Elf_Scn *section_named(Elf *elf, size_t shstrndx, const char *want,
+			      GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (name && !strcmp(name, want))
+			return scn;
+	}
+	return NULL;
+}
+
+/* The .rela.plt entry that patches GOT slot @slot. */
+static bool rela_for_slot(Elf_Data *data, const GElf_Shdr *rsh,
+			  GElf_Addr slot, GElf_Rela *rela)
+{
+	size_t i, n = rsh->sh_entsize ? rsh->sh_size / rsh->sh_entsize : 0;
+
+	for (i = 0; i < n; i++)
+		if (gelf_getrela(data, i, rela) && rela->r_offset == slot)
+			return true;
+	return false;
+}
+
+/*
+ * PLT stubs have no symbols; objdump names them "func@plt".  Do the
+ * same with libelf and the x86-64 psABI layout: .plt entry k (k >= 1,
+ * after the PLT0 trampoline) jumps through .got.plt slot k + 2, .plt.sec
+ * entry k through slot k + 3; the .rela.plt relocation of that slot
+ * names the function (for IRELATIVE, its addend is the ifunc).
+ * NULL when @addr is not in such a stub.
+ */
+static char *plt_name(Dwfl_Module *mod, Dwarf_Addr addr)
+{
+	static const char *const plts[] = { ".plt.sec", ".plt" };
+	GElf_Shdr sh, rsh, gsh, symsh;
+	Dwarf_Addr bias, rel;
+	Elf_Scn *rscn, *symscn;
+	Elf_Data *data;
+	size_t shstrndx, i, k;
+	GElf_Rela rela;
+	GElf_Sym sym;
+	const char *name = NULL;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return NULL;
+	rel = addr - bias;
+	rscn = section_named(elf, shstrndx, ".rela.plt", &rsh);
+	if (!rscn || !(data = elf_getdata(rscn, NULL)) ||
+	    !section_named(elf, shstrndx, ".got.plt", &gsh))
+		return NULL;
+	for (i = 0; i < DCG_ARRAY_SIZE(plts); i++) {
+		if (!section_named(elf, shstrndx, plts[i], &sh) ||
+		    rel < sh.sh_addr || rel >= sh.sh_addr + sh.sh_size)
+			continue;
+		k = (rel - sh.sh_addr) / (sh.sh_entsize ? sh.sh_entsize : 16);
+		if (i == 1 && k == 0)
+			return NULL;
+		if (!rela_for_slot(data, &rsh, gsh.sh_addr + 8 * (k + 3 - i),
+				   &rela))
+			return NULL;
+		symscn = elf_getscn(elf, rsh.sh_link);
+		if (GELF_R_SYM(rela.r_info) && symscn &&
+		    gelf_getshdr(symscn, &symsh) &&
+		    gelf_getsym(elf_getdata(symscn, NULL),
+				GELF_R_SYM(rela.r_info), &sym))
+			name = elf_strptr(elf, symsh.sh_link, sym.st_name);
+		else if (rela.r_addend)
+			name = dwfl_module_addrname(mod, bias + rela.r_addend);
+		if (!name || !name[0])
+			return NULL;
+		/* "memcpy@@GLIBC_2.14" -> "memcpy" */
+		return dup_printf("%.*s@plt", (int)strcspn(name, "@"), name);
+	}
+	return NULL;
+}
+
+static void resolve_user(struct dcg_symbolizer *s, dcg_u64 addr,
+			 struct dcg_symbol *y)
+{
+	Dwfl_Module *mod;
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	const char *name, *modname;
+	Dwarf_Addr low, rel;
+
+	mod = s->dwfl ? dwfl_addrmodule(s->dwfl, addr) : NULL;
+	if (!mod) {
+		y->func = dup_printf("0x%llx", (unsigned long long)addr);
+		return;
+	}
+	modname = dwfl_module_info(mod, NULL, &low, NULL, NULL, NULL, NULL,
+				   NULL);
+	name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
+	if (name && name[0]) {
+		y->func = xstrdup(name);
+		y->offset = off;
+		y->known = true;
+	} else if ((y->func = plt_name(mod, addr))) {
+		y->known = true;	/* offset 0: a stub is one "function" */
+	} else {
+		rel = addr;
+		if (dwfl_module_relocate_address(mod, &rel) < 0)
+			rel = addr - low;
+		y->func = dup_printf("%s+0x%llx", base_name(modname),
+				     (unsigned long long)rel);
+		if (!dwfl_module_getelf(mod, &low)) {
+			size_t i;
+
+			for (i = 0; i < s->nmaps; i++)
+				if (!strcmp(s->maps[i].path, modname) &&
+				    !s->maps[i].reported_bad) {
+					s->maps[i].reported_bad = true;
+					note_problem(s, s->maps[i].problem ?
+						     s->maps[i].problem :
+						     "no usable ELF file for",
+						     modname);
+				}
+		}
+	}
+	if (s->opts.srcline)
+		add_srcline(mod, addr, y);
+	if (s->opts.inlines)
+		add_inlines(mod, addr, y);
+}
+
+static const struct ksym *find_ksym(struct dcg_symbolizer *s, dcg_u64 addr)
+{
+	size_t lo = 0, hi = s->nksyms;
+	const struct ksym *k;
+	dcg_u64 end;
+
+	if (!s->ksyms_sorted) {
+		qsort(s->ksyms, s->nksyms, sizeof(*s->ksyms), cmp_ksym);
+		s->ksyms_sorted = true;
+	}
+	while (lo < hi) {		/* first symbol above addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->ksyms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	k = &s->ksyms[lo - 1];
+	/* aliases at one address: the first text symbol, by name */
+	while (k > s->ksyms && k[-1].addr == k->addr)
+		k--;
+	while (!k->text && k + 1 < s->ksyms + s->nksyms &&
+	       k[1].addr == k->addr)
+		k++;
+	if (k->size)
+		end = k->addr + k->size;
+	else if (lo < s->nksyms)
+		end = s->ksyms[lo].addr;
+	else
+		end = k->addr + 0x100000;	/* last one: assume 1 MiB at most */
+	return addr < end && k->text ? k : NULL;
+}
+
+static void resolve_kernel(struct dcg_symbolizer *s, dcg_u64 addr,
+			   struct dcg_symbol *y)
+{
+	const struct ksym *k = s->nksyms ? find_ksym(s, addr) : NULL;
+
+	if (k) {
+		y->func = xstrdup(k->name);
+		y->offset = addr - k->addr;
+		y->known = true;
+		return;
+	}
+	if (s->kdwfl) {
+		Dwfl_Module *mod = dwfl_addrmodule(s->kdwfl, addr);
+		GElf_Off off = 0;
+		GElf_Sym sym;
+		const char *name = mod ? dwfl_module_addrinfo(mod, addr, &off,
+							      &sym, NULL, NULL,
+							      NULL) : NULL;
+		if (name) {
+			y->func = xstrdup(name);
+			y->offset = off;
+			y->known = true;
+			if (s->opts.srcline)
+				add_srcline(mod, addr, y);
+			if (s->opts.inlines)
+				add_inlines(mod, addr, y);
+			return;
+		}
+	}
+	y->func = dup_printf("0x%llx", (unsigned long long)addr);
+}
+
+static size_t hash_addr(dcg_u64 a)
+{
+	a ^= a >> 33;
+	a *= 0xff51afd7ed558ccdull;
+	a ^= a >> 33;
+	return (size_t)a;
+}
+
+static void cache_grow(struct dcg_symbolizer *s)
+{
+	struct cache_ent *old = s->cache;
+	size_t i, cap = s->cache_cap;
+
+	s->cache_cap *= 2;
+	s->cache = xrealloc(NULL, s->cache_cap * sizeof(*s->cache));
+	memset(s->cache, 0, s->cache_cap * sizeof(*s->cache));
+	for (i = 0; i < cap; i++) {
+		size_t j;
+
+		if (!old[i].used)
+			continue;
+		j = hash_addr(old[i].addr) & (s->cache_cap - 1);
+		while (s->cache[j].used)
+			j = (j + 1) & (s->cache_cap - 1);
+		s->cache[j] = old[i];
+	}
+	free(old);
+}
+
+const struct dcg_symbol *dcg_sym_lookup(struct dcg_symbolizer *s,
+					dcg_u64 addr)
+{
+	struct cache_ent *e;
+	size_t j;
+
+	if (s->dwfl_stale && !dcg_addr_is_kernel(addr))
+		build_dwfl(s);
+	if (2 * (s->cache_used + 1) > s->cache_cap)
+		cache_grow(s);
+	j = hash_addr(addr) & (s->cache_cap - 1);
+	while (s->cache[j].used) {
+		if (s->cache[j].addr == addr)
+			return &s->cache[j].sym;
+		j = (j + 1) & (s->cache_cap - 1);
+	}
+	e = &s->cache[j];
+	e->used = true;
+	e->addr = addr;
+	s->cache_used++;
+	if (dcg_addr_is_kernel(addr))
+		resolve_kernel(s, addr, &e->sym);
+	else
+		resolve_user(s, addr, &e->sym);
+	return &e->sym;
+}
+
+const char *dcg_sym_format(const struct dcg_symbol *sym, char *buf,
+			   size_t len)
+{
+	if (sym->known && sym->offset)
+		snprintf(buf, len, "%s+0x%llx", sym->func,
+			 (unsigned long long)sym->offset);
+	else
+		snprintf(buf, len, "%s", sym->func);
+	return buf;
+}
+
+unsigned int dcg_sym_problems(struct dcg_symbolizer *s, char *buf,
+			      size_t len)
+{
+	snprintf(buf, len, "%s", s->problems);
+	return s->nproblems;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * symbolize.h - the one symbolizer of dyncg (elfutils libdwfl).
+ *
+ * User addresses are resolved through the MAP records of the trace: each
+ * mapped object is reported to libdwfl at the address it was loaded at,
+ * so symbolization works after the process exited and with PIE/ASLR.
+ * libdwfl's standard callbacks find separate debuginfo (build-id and
+ * .gnu_debuglink); stripped objects fall back to .dynsym, then to
+ * "object+0xoffset".  Kernel addresses are resolved through a kallsyms
+ * snapshot (KSYM records, --kallsyms, --system-map) or a vmlinux.
+ * Every answer is cached by address.
+ */
+#ifndef DCG_SYMBOLIZE_H
+#define DCG_SYMBOLIZE_H
+
+#include <stdbool.h>
+#include "dcg_event.h"
+
+struct dcg_symopts {
+	bool srcline;			/* fill dcg_symbol.srcline */
+	bool inlines;			/* fill dcg_symbol.inlined */
+	const char *debuginfo_path;	/* extra dirs, ':'-separated */
+	const char *kallsyms;		/* /proc/kallsyms format file */
+	const char *system_map;		/* System.map format file */
+	const char *vmlinux;		/* kernel ELF with symbols */
+};
+
+struct dcg_symbol {
+	const char *func;	/* function name; "obj+0xN" or "0xN" if none */
+	dcg_u64 offset;		/* address - function start (0 if no func) */
+	bool known;		/* a symbol was found */
+	const char *srcline;	/* "file:line", or NULL */
+	const char *inlined;	/* "f <- g <- h" innermost first, or NULL */
+};
+
+struct dcg_symbolizer;
+
+/* NULL with a message in @err (one line) when an option file is bad. */
+struct dcg_symbolizer *dcg_sym_new(const struct dcg_symopts *opts,
+				   char *err, size_t errlen);
+void dcg_sym_free(struct dcg_symbolizer *s);
+
+/* Feed MAP and KSYM records (any time; lookups see them afterwards). */
+void dcg_sym_add_record(struct dcg_symbolizer *s, const struct dcg_rec *rec);
+
+/*
+ * Resolve @addr.  The strings stay valid until the next MAP or KSYM
+ * record is added (that empties the cache); the struct itself only
+ * until the next lookup.
+ */
+const struct dcg_symbol *dcg_sym_lookup(struct dcg_symbolizer *s,
+					dcg_u64 addr);
+
+/* "func" or "func+0xN" into @buf; returns @buf. */
+const char *dcg_sym_format(const struct dcg_symbol *sym, char *buf,
+			   size_t len);
+
+/* Objects that could not be opened or matched, for a footer; may be 0. */
+unsigned int dcg_sym_problems(struct dcg_symbolizer *s, char *buf,
+			      size_t len);
+
+static inline bool dcg_addr_is_kernel(dcg_u64 addr)
+{
+	return addr >= 0xffff800000000000ull;
+}
+
+#endif /* DCG_SYMBOLIZE_H */

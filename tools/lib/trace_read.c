@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace_read.c - the one streaming reader of dyncg traces.
+ *
+ * Records are handed out as pointers into a single read buffer.  Every
+ * record size is a multiple of 8 and the buffer is only ever compacted
+ * from an 8-aligned position, so records stay 8-aligned in memory and
+ * can be used through their struct types directly.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "trace_read.h"
+
+static int fail(struct dcg_reader *r, dcg_u64 off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct dcg_reader *r, dcg_u64 off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(r->err, sizeof(r->err), "%s: offset %llu: ", r->name,
+		     (unsigned long long)off);
+	if (n < 0 || (size_t)n >= sizeof(r->err))
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(r->err + n, sizeof(r->err) - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void reader_init(struct dcg_reader *r, const char *name)
+{
+	memset(r, 0, sizeof(*r));
+	r->name = name;
+	r->fd = -1;
+}
+
+static int alloc_buf(struct dcg_reader *r, size_t size)
+{
+	r->bufsize = size;
+	r->buf = malloc(size);
+	if (!r->buf) {
+		snprintf(r->err, sizeof(r->err), "%s: out of memory", r->name);
+		return -1;
+	}
+	return 0;
+}
+
+int dcg_reader_open(struct dcg_reader *r, const char *path)
+{
+	reader_init(r, path);
+	if (strcmp(path, "-") == 0) {
+		r->name = "<stdin>";
+		r->fd = 0;
+	} else {
+		r->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (r->fd < 0) {
+			snprintf(r->err, sizeof(r->err), "%s: %s", path,
+				 strerror(errno));
+			return -1;
+		}
+		r->own_fd = true;
+	}
+	if (alloc_buf(r, DCG_READER_BUFSIZE) < 0) {
+		dcg_reader_close(r);
+		return -1;
+	}
+	return 0;
+}
+
+int dcg_reader_open_mem(struct dcg_reader *r, const char *name,
+			const void *data, size_t len)
+{
+	reader_init(r, name);
+	r->mem = data;
+	r->mem_len = len;
+	/* Small: memory input is for tests, and refills get exercised. */
+	return alloc_buf(r, 2 * DCG_REC_MAX_SIZE);
+}
+
+bool dcg_reader_seekable(const struct dcg_reader *r)
+{
+	struct stat st;
+
+	if (r->fd < 0)
+		return true;
+	return fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	       lseek(r->fd, 0, SEEK_CUR) != (off_t)-1;
+}
+
+int dcg_reader_rewind(struct dcg_reader *r)
+{
+	if (!dcg_reader_seekable(r) ||
+	    (r->fd >= 0 && lseek(r->fd, 0, SEEK_SET) != 0)) {
+		snprintf(r->err, sizeof(r->err), "%s: cannot read it twice",
+			 r->name);
+		return -1;
+	}
+	r->mem_pos = 0;
+	r->pos = r->len = 0;
+	r->eof = false;
+	r->offset = r->next_offset = 0;
+	r->have_header = false;
+	memset(r->count, 0, sizeof(r->count));
+	r->unknown = 0;
+	r->lost = 0;
+	memset(r->lost_by_reason, 0, sizeof(r->lost_by_reason));
+	r->have_stats = false;
+	r->err[0] = '\0';
+	return 0;
+}
+
+void dcg_reader_close(struct dcg_reader *r)
+{
+	if (r->own_fd && r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+	r->own_fd = false;
+	free(r->buf);
+	r->buf = NULL;
+}
+
+const char *dcg_reader_error(const struct dcg_reader *r)
+{
+	return r->err[0] ? r->err : "no error";
+}
+
+/* Pull more input so that at least @want bytes are buffered, if any. */
+static int fill(struct dcg_reader *r, size_t want)
+{
+	if (r->len - r->pos >= want || r->eof)
+		return 0;
+	if (r->pos) {
+		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+		r->len -= r->pos;
+		r->pos = 0;
+	}
+	while (r->len < want && !r->eof) {
+		size_t room = r->bufsize - r->len;
+		ssize_t n;
+
+		if (r->fd < 0) {
+			n = r->mem_len - r->mem_pos;
+			if ((size_t)n > room)
+				n = room;
+			memcpy(r->buf + r->len, r->mem + r->mem_pos, n);
+			r->mem_pos += n;
+		} else {
+			n = read(r->fd, r->buf + r->len, room);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				return fail(r, r->next_offset, "read error: %s",
+					    strerror(errno));
+		}
+		if (n == 0)
+			r->eof = true;
+		r->len += n;
+	}
+	return 0;
+}
+
+size_t dcg_rec_min_size(unsigned int type)
+{
+	/* String-carrying records need at least one 8-byte chunk of it. */
+	switch (type) {
+	case DCG_REC_HEADER:	return sizeof(struct dcg_rec_header);
+	case DCG_REC_EVENT:	return sizeof(struct dcg_rec_event);
+	case DCG_REC_MAP:	return sizeof(struct dcg_rec_map) + 8;
+	case DCG_REC_KSYM:	return sizeof(struct dcg_rec_ksym) + 8;
+	case DCG_REC_THREAD:	return sizeof(struct dcg_rec_thread);
+	case DCG_REC_LOST:	return sizeof(struct dcg_rec_lost);
+	case DCG_REC_STATS:	return sizeof(struct dcg_rec_stats);
+	case DCG_REC_EDGE:	return sizeof(struct dcg_rec_edge);
+	}
+	return 0;
+}
+
+static const char *const rec_names[DCG_REC_TYPES] = {
+	[DCG_REC_HEADER] = "header", [DCG_REC_EVENT] = "event",
+	[DCG_REC_MAP] = "map", [DCG_REC_KSYM] = "ksym",
+	[DCG_REC_THREAD] = "thread", [DCG_REC_LOST] = "lost",
+	[DCG_REC_STATS] = "stats", [DCG_REC_EDGE] = "edge",
+};
+
+static bool has_nul(const void *p, size_t len)
+{
+	return memchr(p, '\0', len) != NULL;
+}
+
+static int check_header(struct dcg_reader *r, const struct dcg_rec_header *h)
+{
+	if (memcmp(h->magic, DCG_TRACE_MAGIC, 8) != 0)
+		return fail(r, r->offset, "bad magic, not a dyncg trace");
+	if (h->version != DCG_TRACE_VERSION)
+		return fail(r, r->offset,
+			    "unsupported trace version %u (this reader reads version %u)",
+			    h->version, DCG_TRACE_VERSION);
+	if (!r->have_header) {
+		r->header = *h;
+		r->have_header = true;
+	}
+	return 0;
+}
+
+/* Type-specific checks of a record whose size is already sane. */
+static int check_record(struct dcg_reader *r, const struct dcg_rec *rec)
+{
+	const unsigned char *p = (const unsigned char *)rec;
+	unsigned int type = rec->type;
+
+	if (rec->size < dcg_rec_min_size(type))
+		return fail(r, r->offset,
+			    "%s record too small: size %u, needs at least %zu",
+			    rec_names[type], rec->size, dcg_rec_min_size(type));
+	switch (type) {
+	case DCG_REC_HEADER:
+		return check_header(r, (const void *)rec);
+	case DCG_REC_EVENT: {
+		const struct dcg_rec_event *ev = (const void *)rec;
+
+		if (ev->kind < DCG_EV_CALL || ev->kind > DCG_EV_ASYNC)
+			return fail(r, r->offset, "event of unknown kind %u",
+				    ev->kind);
+		return 0;
+	}
+	case DCG_REC_MAP:
+		if (!has_nul(p + sizeof(struct dcg_rec_map),
+			     rec->size - sizeof(struct dcg_rec_map)))
+			return fail(r, r->offset,
+				    "map record: path not NUL-terminated");
+		if (((const struct dcg_rec_map *)rec)->build_id_len > 24)
+			return fail(r, r->offset,
+				    "map record: build-id length %u > 24",
+				    ((const struct dcg_rec_map *)rec)->build_id_len);
+		return 0;
+	case DCG_REC_KSYM:
+		if (!has_nul(p + sizeof(struct dcg_rec_ksym),
+			     rec->size - sizeof(struct dcg_rec_ksym)))
+			return fail(r, r->offset,
+				    "ksym record: name not NUL-terminated");
+		return 0;
+	}
+	return 0;
+}
+
+static void account(struct dcg_reader *r, const struct dcg_rec *rec)
+{
+	if (rec->type >= DCG_REC_TYPES || rec->type == 0) {
+		r->unknown++;
+		return;
+	}
+	r->count[rec->type]++;
+	if (rec->type == DCG_REC_LOST) {
+		const struct dcg_rec_lost *l = (const void *)rec;
+
+		r->lost += l->count;
+		r->lost_by_reason[l->reason < 4 ? l->reason : 0] += l->count;
+	} else if (rec->type == DCG_REC_STATS) {
+		memcpy(&r->stats, rec, sizeof(r->stats));
+		r->have_stats = true;
+	}
+}
+
+int dcg_reader_next(struct dcg_reader *r, const struct dcg_rec **out)
+{
+	const struct dcg_rec *rec;
+	size_t avail;
+
+	if (r->err[0])
+		return -1;
+	r->offset = r->next_offset;
+	if (fill(r, sizeof(struct dcg_rec)) < 0)
+		return -1;
+	avail = r->len - r->pos;
+	if (avail == 0) {
+		if (!r->have_header)
+			return fail(r, 0, "empty file, not a dyncg trace");
+		return 0;
+	}
+	if (avail < sizeof(struct dcg_rec))
+		return fail(r, r->offset,
+			    "truncated record: %zu bytes left, a record header needs 8",
+			    avail);
+	rec = (const void *)(r->buf + r->pos);
+	if (!r->have_header && (rec->type != DCG_REC_HEADER ||
+				rec->size < sizeof(struct dcg_rec_header) ||
+				rec->size > DCG_REC_MAX_SIZE))
+		return fail(r, r->offset,
+			    "not a dyncg trace (does not start with a header record)");
+	if (rec->size < sizeof(struct dcg_rec))
+		return fail(r, r->offset, "record size %u is too small (type %u)",
+			    rec->size, rec->type);
+	if (rec->size % 8)
+		return fail(r, r->offset,
+			    "record size %u is not a multiple of 8 (type %u)",
+			    rec->size, rec->type);
+	if (rec->size > DCG_REC_MAX_SIZE)
+		return fail(r, r->offset,
+			    "record size %u exceeds the maximum %u (type %u)",
+			    rec->size, DCG_REC_MAX_SIZE, rec->type);
+	if (fill(r, rec->size) < 0)
+		return -1;
+	rec = (const void *)(r->buf + r->pos);
+	avail = r->len - r->pos;
+	if (avail < rec->size)
+		return fail(r, r->offset,
+			    "truncated record: %zu of %u bytes (type %u)",
+			    avail, rec->size, rec->type);
+	if (rec->type > 0 && rec->type < DCG_REC_TYPES &&
+	    check_record(r, rec) < 0)
+		return -1;
+	r->pos += rec->size;
+	r->next_offset += rec->size;
+	account(r, rec);
+	*out = rec;
+	return 1;
+}
+
+const char *dcg_rec_map_path(const struct dcg_rec_map *m)
+{
+	return (const char *)(m + 1);
+}
+
+const char *dcg_rec_ksym_name(const struct dcg_rec_ksym *k)
+{
+	return (const char *)(k + 1);
+}
+
+const char *dcg_ev_kind_name(unsigned int kind)
+{
+	switch (kind) {
+	case DCG_EV_CALL:	return "call";
+	case DCG_EV_RET:	return "ret";
+	case DCG_EV_TAILCALL:	return "tailcall";
+	case DCG_EV_ASYNC:	return "async";
+	}
+	return "unknown";
+}
+
+const char *dcg_lost_reason_name(unsigned int reason)
+{
+	switch (reason) {
+	case DCG_LOST_BUDGET:	return "budget";
+	case DCG_LOST_BUFFER:	return "buffer";
+	case DCG_LOST_DEPTH:	return "depth";
+	}
+	return "unknown";
+}
+
+const char *dcg_mode_name(unsigned int mode)
+{
+	switch (mode) {
+	case DCG_MODE_STEP:		return "step";
+	case DCG_MODE_BLOCK:		return "block";
+	case DCG_MODE_EMU_BLOCK:	return "emu-block";
+	}
+	return "unknown";
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * trace_read.h - the one streaming reader of dyncg traces.
+ *
+ * Every tool and view reads traces through this, and so does the fuzz
+ * target, so it depends on nothing but libc (no libdw).  Memory use is
+ * constant: one read buffer, whatever the size of the trace.
+ *
+ * dcg_reader_next() hands out one validated record at a time.  The
+ * pointer stays valid until the next call.  A record is valid when:
+ *   - the stream starts with a DCG_REC_HEADER with the right magic and a
+ *     supported version;
+ *   - its size is a multiple of 8, at least sizeof(struct dcg_rec), at
+ *     most DCG_REC_MAX_SIZE, and at least the minimum of its type;
+ *   - its string fields (map path, ksym name) end in a NUL inside it;
+ *   - an event's kind is one of enum dcg_ev_kind.
+ * Records of unknown types are skipped by their size and counted.
+ * The first invalid record ends the stream: dcg_reader_next() returns
+ * -1 and dcg_reader_error() gives "FILE: offset N: what is wrong".
+ */
+#ifndef DCG_TRACE_READ_H
+#define DCG_TRACE_READ_H
+
+#include <stddef.h>
+#include <stdbool.h>
+#include "dcg_event.h"
+
+#define DCG_READER_BUFSIZE	(1u << 20)
+#define DCG_REC_TYPES		(DCG_REC_EDGE + 1)
+
+struct dcg_reader {
+	const char *name;		/* for messages */
+	int fd;				/* -1 when reading memory */
+	bool own_fd;
+	const unsigned char *mem;	/* memory input (fuzzing, tests) */
+	size_t mem_len, mem_pos;
+
+	unsigned char *buf;		/* bufsize bytes */
+	size_t bufsize;
+	size_t pos, len;		/* unread bytes are buf[pos..len) */
+	bool eof;
+
+	dcg_u64 offset;			/* file offset of the current record */
+	dcg_u64 next_offset;
+
+	struct dcg_rec_header header;	/* the first header */
+	bool have_header;
+
+	/* What the stream held, for footers and --stats. */
+	dcg_u64 count[DCG_REC_TYPES];	/* records by known type */
+	dcg_u64 unknown;		/* records of unknown types, skipped */
+	dcg_u64 lost;			/* sum of LOST counts */
+	dcg_u64 lost_by_reason[4];	/* [0] = unknown reason */
+	bool have_stats;
+	struct dcg_rec_stats stats;	/* the last STATS record */
+
+	char err[512];
+};
+
+/* Open @path ("-" is stdin).  Returns 0, or -1 with the error set. */
+int dcg_reader_open(struct dcg_reader *r, const char *path);
+
+/* Read @len bytes at @data (not copied; must outlive the reader). */
+int dcg_reader_open_mem(struct dcg_reader *r, const char *name,
+			const void *data, size_t len);
+
+/* Next record: 1 and *out set, 0 at a clean end, -1 on error. */
+int dcg_reader_next(struct dcg_reader *r, const struct dcg_rec **out);
+
+/* Start again from the top (regular files and memory only): 0 or -1. */
+int dcg_reader_rewind(struct dcg_reader *r);
+
+/* True when the input can be read twice (dcg_reader_rewind works). */
+bool dcg_reader_seekable(const struct dcg_reader *r);
+
+const char *dcg_reader_error(const struct dcg_reader *r);
+
+void dcg_reader_close(struct dcg_reader *r);
+
+/* Strings inside validated records. */
+const char *dcg_rec_map_path(const struct dcg_rec_map *m);
+const char *dcg_rec_ksym_name(const struct dcg_rec_ksym *k);
+
+/* Minimum size of a record of @type, 0 for unknown types. */
+size_t dcg_rec_min_size(unsigned int type);
+
+/* Names for messages and text output; never NULL. */
+const char *dcg_ev_kind_name(unsigned int kind);
+const char *dcg_lost_reason_name(unsigned int reason);
+const char *dcg_mode_name(unsigned int mode);
+
+#endif /* DCG_TRACE_READ_H */
