@@ -60,6 +60,9 @@ struct dcg_insn {
  * Decode the instruction at @buf (which was read from address @ip) into
  * @out.  Returns its length (1..15), DCG_INSN_ESHORT when the buffer
  * ends before the instruction does (and avail < 15), or DCG_INSN_EINVAL.
+ * After DCG_INSN_EINVAL, out->len (1..avail) is how many bytes a linear
+ * sweep should skip: the prefixes and opcode bytes, as objdump does
+ * after "(bad)".
  */
 DCG_API int dcg_insn_decode(const dcg_u8 *buf, unsigned int avail, dcg_u64 ip,
 			    struct dcg_insn *out);
