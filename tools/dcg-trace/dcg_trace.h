@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dcg_trace.h - internal interfaces of dcg-trace, the ptrace host.
+ *
+ * One tracer process, one event loop, no threads of its own.  Files:
+ *   main.c        options, start/attach, Ctrl-C, the end of the trace
+ *   ptrace.c      the event loop: stops, stepping, step-over, signals
+ *   breakpoint.c  int3 insert/remove, and the byte the engine should see
+ *   threads.c     the table of traced tasks; clone/fork/exec/exit
+ *   window.c      trace windows: the engine (runtime/dcg_core.h) glue
+ *   memory.c      /proc/PID/mem reads, cache of read-only code pages
+ *   symbols.c     function names -> addresses (libdwfl), maps, MAP records
+ *   mode.c        --mode auto: does PTRACE_SINGLEBLOCK stop less often?
+ */
+#ifndef DCG_TRACE_H
+#define DCG_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/user.h>
+#include "dcg_core.h"
+#include "trace_write.h"
+
+#define PROG "dcg-trace"
+
+/* What a breakpoint is for. */
+enum bp_kind {
+	BP_FUNC,	/* entry of a traced function: opens a window */
+	BP_ENTRY,	/* program entry point: resolve names, then removed */
+	BP_DLDEBUG,	/* _dl_debug_state: the link map changed (dlopen) */
+	BP_RESUME,	/* where a skipped SIGTRAP handler returns to */
+};
+
+struct bp {
+	uint64_t addr;
+	uint8_t orig;
+	uint8_t kind;		/* enum bp_kind */
+	bool inserted;
+};
+
+enum task_state {
+	TS_RUNNING,	/* resumed; its next stop comes from waitpid */
+	TS_STOPPED,	/* in a ptrace stop we know about */
+};
+
+/* How a task was last resumed: decides what its next SIGTRAP means. */
+enum resume_how {
+	RH_CONT,
+	RH_STEP,
+	RH_BLOCK,
+};
+
+#define SHADOW_CAP 4096
+
+struct task {
+	pid_t tid;
+	pid_t tgid;
+	struct task *next;
+	enum task_state state;
+	enum resume_how how;
+	bool foreign;		/* vfork child: steps over our int3, no windows */
+	bool in_vfork;		/* parent blocked in vfork: cannot run code */
+	bool has_pending;	/* a stop seen while stopping the world */
+	int pending_status;
+	bool interrupt_pending;	/* a PTRACE_INTERRUPT not yet reported */
+	bool world_stopped;	/* stopped by stop_world(), to resume */
+	bool listening;		/* group-stop, PTRACE_LISTEN */
+	bool fresh;		/* initial stop not seen yet */
+	bool parked;		/* stopped before its parent said who it is */
+	bool rewound;		/* rip moved back onto our int3 */
+	struct user_regs_struct regs;
+	bool regs_valid;
+
+	/* trace window */
+	bool in_window;
+	uint64_t window_sp;	/* rsp at entry (points at the return addr) */
+	uint64_t step_from;	/* ip before the last single step */
+	bool skipping;		/* in its own SIGTRAP handler, unstepped */
+	uint64_t skip_ip, skip_sp;	/* where the handler returns to */
+	struct dcg_thread eng;
+	struct dcg_frame *frames;
+};
+
+struct options {
+	const char *funcs[64];
+	int nfuncs;
+	const char *out;
+	pid_t attach_pid;
+	char **argv;
+	int mode;		/* DCG_MODE_*, 0 = auto */
+	bool all;
+	bool leave_running;
+	uint64_t max_events;
+	int verbose;
+};
+
+struct tracer {
+	struct options opt;
+	pid_t pid;		/* the traced process */
+	bool started;		/* we started it (vs -p) */
+	int mode;		/* DCG_MODE_* in use */
+	int memfd;		/* /proc/pid/mem */
+	struct dcg_writer w;
+	uint64_t start_ns;
+
+	struct bp *bps;
+	int nbps, capbps;
+	uint64_t dldebug_addr;
+
+	struct task *tasks;
+	int ntasks;
+
+	bool names_resolved;
+	bool exec_seen;		/* an exec after the first image */
+	bool fatal;		/* stop: bad names */
+	int exit_status;	/* of pid, as from waitpid */
+	bool exited;
+
+	/* statistics */
+	uint64_t stops;
+	uint64_t window_stops;
+	uint64_t resyncs;
+	uint64_t decode_errors;
+	uint64_t windows;
+	uint64_t stepovers;
+	uint64_t sigs_delivered;
+	uint64_t maps_written;
+};
+
+extern struct tracer T;
+extern volatile int stop_requested;
+
+/* util */
+uint64_t now_ns(void);
+void die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define vlog(lvl, ...) do { if (T.opt.verbose >= (lvl)) warnx_(__VA_ARGS__); } while (0)
+
+/* memory.c */
+int mem_open(pid_t pid);
+void mem_close(void);
+int mem_read(uint64_t addr, void *buf, unsigned int len);
+int mem_write(pid_t pid, uint64_t addr, const void *buf, unsigned int len);
+int code_read(uint64_t addr, void *buf, unsigned int len);
+void code_cache_flush(void);
+void code_ranges_set(const uint64_t (*r)[2], int n,
+		     const uint64_t (*all)[2], int nall);
+void code_ranges_set_all(const uint64_t (*all)[2], int nall);
+
+/* breakpoint.c */
+struct bp *bp_find(uint64_t addr);
+int bp_add(uint64_t addr, enum bp_kind kind);
+int bp_insert_all(void);
+int bp_remove_all(pid_t pid);
+void bp_forget_all(void);
+int bp_set(struct bp *b, bool in);
+void bp_patch_orig(uint64_t addr, uint8_t *buf, unsigned int len);
+
+/* threads.c */
+struct task *task_find(pid_t tid);
+struct task *task_add(pid_t tid, pid_t tgid);
+void task_del(struct task *t);
+int task_getregs(struct task *t);
+int task_setregs(struct task *t);
+int task_resume(struct task *t, enum resume_how how, int sig);
+int stop_world(struct task *except);
+void resume_world(struct task *except);
+void thread_record(struct task *t, unsigned int what);
+
+/* window.c */
+void window_open(struct task *t);
+void window_open_here(struct task *t);
+void window_close(struct task *t);
+void window_stop(struct task *t);
+bool window_is_branch_stop(struct task *t);
+extern const struct dcg_host_ops host_ops;
+
+/* symbols.c */
+int sym_init(pid_t pid);
+void sym_fini(void);
+int sym_refresh(void);
+int sym_resolve(const char *name, uint64_t *addrs, int max);
+int sym_func_bounds(uint64_t addr, uint64_t *start, uint64_t *end);
+int sym_lookup_dldebug(uint64_t *addr);
+int maps_scan(bool write_new);
+void maps_forget(void);
+uint64_t auxv_entry(pid_t pid);
+
+/* mode.c */
+int mode_detect(void);
+void mode_report(void);
+
+/* ptrace.c */
+int trace_loop(void);
+void trace_loop_interrupt(void);
+void handle_stop(struct task *t, int status);
+void resume_task(struct task *t, int sig);
+void first_stop(struct task *t);
+int resolve_and_arm(bool fatal);
+void cleanup_detach(void);
+
+#endif /* DCG_TRACE_H */

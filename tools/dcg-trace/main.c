@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - dcg-trace: trace what a function really calls, with ptrace.
+ *
+ *   dcg-trace [options] -f FUNC[,FUNC...] -o FILE -- PROG ARGS...
+ *   dcg-trace [options] -f FUNC[,FUNC...] -o FILE -p PID
+ *
+ * Exit status: the program's own (128+N if a signal N killed it) when
+ * it ran to its end; 0 after a detach; 2 for bad usage (unknown
+ * option or function, program that cannot be run); 1 for other errors.
+ */
+#include <errno.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include "dcg_trace.h"
+
+struct tracer T = { .memfd = -1 };
+volatile int stop_requested;
+
+#define TRACE_OPTIONS (PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | \
+		       PTRACE_O_TRACEEXIT | PTRACE_O_TRACEFORK | \
+		       PTRACE_O_TRACEVFORK | PTRACE_O_TRACEVFORKDONE)
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+void warnx_(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: " PROG " [options] -f FUNC[,FUNC...] -o FILE -- PROG ARGS...\n"
+"       " PROG " [options] -f FUNC[,FUNC...] -o FILE -p PID\n"
+"  -f, --function FUNCS   trace each activation of these functions\n"
+"  -o, --output FILE      trace file (dcg-report reads it)\n"
+"  -p, --pid PID          attach to a running process\n"
+"  -m, --mode MODE        auto (default), block, step, emulated-block\n"
+"  -a, --all              trace everything from the program's start\n"
+"  -n, --max-events N     write at most N events; count the rest as lost\n"
+"  -l, --leave-running    on Ctrl-C, detach and do not kill the program\n"
+"  -v, --verbose          say more on stderr (twice: per window)\n"
+"  -h, --help\n");
+}
+
+static void add_funcs(char *list)
+{
+	char *save, *name;
+
+	for (name = strtok_r(list, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		if (T.opt.nfuncs == (int)DCG_ARRAY_SIZE(T.opt.funcs))
+			die(2, "too many functions (at most %zu)",
+			    DCG_ARRAY_SIZE(T.opt.funcs));
+		T.opt.funcs[T.opt.nfuncs++] = name;
+	}
+}
+
+static int parse_mode(const char *s)
+{
+	if (!strcmp(s, "auto"))
+		return 0;
+	if (!strcmp(s, "step"))
+		return DCG_MODE_STEP;
+	if (!strcmp(s, "block"))
+		return DCG_MODE_BLOCK;
+	if (!strcmp(s, "emulated-block") || !strcmp(s, "emu-block"))
+		return DCG_MODE_EMU_BLOCK;
+	die(2, "unknown mode '%s' (auto, block, step, emulated-block)", s);
+}
+
+static void parse_args(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "function", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "max-events", required_argument, NULL, 'n' },
+		{ "leave-running", no_argument, NULL, 'l' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+f:o:p:m:an:lvh", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			add_funcs(optarg);
+			break;
+		case 'o':
+			T.opt.out = optarg;
+			break;
+		case 'p':
+			T.opt.attach_pid = strtol(optarg, &end, 10);
+			if (*end || T.opt.attach_pid <= 0)
+				die(2, "bad process id '%s'", optarg);
+			break;
+		case 'm':
+			T.opt.mode = parse_mode(optarg);
+			break;
+		case 'a':
+			T.opt.all = true;
+			break;
+		case 'n':
+			errno = 0;
+			T.opt.max_events = strtoull(optarg, &end, 10);
+			if (*end || errno || optarg[0] == '-')
+				die(2, "bad event count '%s'", optarg);
+			break;
+		case 'l':
+			T.opt.leave_running = true;
+			break;
+		case 'v':
+			T.opt.verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			exit(2);
+		}
+	}
+	T.opt.argv = argv + optind;
+	if (!T.opt.out)
+		die(2, "no output file: use -o FILE");
+	if (!T.opt.nfuncs && !T.opt.all)
+		die(2, "nothing to trace: use -f FUNC or --all");
+	if (T.opt.attach_pid && T.opt.argv[0])
+		die(2, "give either -p PID or a program to run, not both");
+	if (!T.opt.attach_pid && !T.opt.argv[0])
+		die(2, "no program to run: dcg-trace -f FUNC -o FILE -- PROG ARGS...");
+	if (T.opt.attach_pid && T.opt.all)
+		die(2, "--all traces from the start: it needs a program to run, not -p");
+}
+
+static void on_signal(int sig)
+{
+	stop_requested = 1;
+	trace_loop_interrupt();
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: waitpid must return */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static void read_comm(pid_t pid, char *comm, size_t size)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	memset(comm, 0, size);
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, comm, size - 1);
+	close(fd);
+	if (n > 0 && comm[n - 1] == '\n')
+		comm[n - 1] = 0;
+}
+
+static void begin_trace(void)
+{
+	char comm[16];
+	int ret;
+
+	T.start_ns = now_ns();
+	if (mem_open(T.pid) < 0)
+		die(1, "cannot open /proc/%d/mem: %s", T.pid, strerror(errno));
+	if (sym_init(T.pid) < 0)
+		warnx_("libdwfl could not report all modules of %d", T.pid);
+	read_comm(T.pid, comm, sizeof(comm));
+	ret = dcg_write_header(&T.w, DCG_HOST_PTRACE, T.mode, T.pid, 0,
+			       T.start_ns, comm);
+	if (ret < 0)
+		die(1, "%s: %s", T.opt.out, strerror(-ret));
+	maps_scan(true);
+}
+
+/*
+ * Start the program seized from its first instruction: the child waits
+ * on a pipe until PTRACE_SEIZE is done, then execs.  An exec failure
+ * comes back through a close-on-exec pipe.
+ */
+static void start_program(void)
+{
+	int go[2], err[2], status, e = 0;
+	struct task *t;
+	pid_t pid;
+
+	if (pipe(go) < 0 || pipe2(err, O_CLOEXEC) < 0)
+		die(1, "pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		die(1, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		char c;
+
+		close(go[1]);
+		close(err[0]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		close(go[0]);
+		execvp(T.opt.argv[0], T.opt.argv);
+		e = errno;
+		if (write(err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(err[1]);
+	if (ptrace(PTRACE_SEIZE, pid, 0, (void *)(long)TRACE_OPTIONS) < 0) {
+		kill(pid, SIGKILL);
+		die(1, "cannot trace: PTRACE_SEIZE: %s", strerror(errno));
+	}
+	if (write(go[1], "g", 1) != 1)
+		die(1, "cannot start the program");
+	close(go[1]);
+	for (;;) {
+		if (waitpid(pid, &status, __WALL) != pid)
+			die(1, "waitpid: %s", strerror(errno));
+		if (!WIFSTOPPED(status)) {
+			if (read(err[0], &e, sizeof(e)) == sizeof(e))
+				die(2, "cannot run '%s': %s", T.opt.argv[0],
+				    strerror(e));
+			die(2, "cannot run '%s': exited with status %d",
+			    T.opt.argv[0], WEXITSTATUS(status));
+		}
+		if ((status >> 16) == PTRACE_EVENT_EXEC)
+			break;
+		/* anything before the exec is ours (pipe read): let it go */
+		ptrace(PTRACE_CONT, pid, 0, 0);
+	}
+	close(err[0]);
+	T.pid = pid;
+	T.started = true;
+	t = task_add(pid, pid);
+	begin_trace();
+	thread_record(t, DCG_THREAD_START);
+	if (T.opt.all) {
+		if (task_getregs(t) == 0)
+			window_open_here(t);
+	}
+	if (T.opt.nfuncs) {
+		uint64_t entry = auxv_entry(pid);
+
+		if (!entry)
+			die(1, "no entry point in /proc/%d/auxv", pid);
+		bp_add(entry, BP_ENTRY);
+	}
+	resume_task(t, 0);
+}
+
+static int seize_one(pid_t tid)
+{
+	struct task *t;
+	int status;
+
+	if (task_find(tid))
+		return 0;
+	if (ptrace(PTRACE_SEIZE, tid, 0, (void *)(long)TRACE_OPTIONS) < 0)
+		return -errno;
+	ptrace(PTRACE_INTERRUPT, tid, 0, 0);
+	t = task_add(tid, T.opt.attach_pid);
+	while (waitpid(tid, &status, __WALL) < 0 && errno == EINTR)
+		;
+	if (WIFSTOPPED(status) && (status >> 16) == PTRACE_EVENT_STOP)
+		return 1;
+	/* stopped for another reason first: keep it for the loop */
+	t->has_pending = true;
+	t->pending_status = status;
+	t->interrupt_pending = true;
+	return 1;
+}
+
+/* Seize every thread; new ones may appear while we do: loop until none. */
+static void attach_process(void)
+{
+	pid_t pid = T.opt.attach_pid;
+	struct task *t;
+	char path[64];
+	int added, ret;
+
+	T.pid = pid;
+	ret = seize_one(pid);
+	if (ret < 0)
+		die(ret == -ESRCH ? 2 : 1, "cannot attach to process %d: %s",
+		    pid, strerror(-ret));
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	do {
+		struct dirent *d;
+		DIR *dir = opendir(path);
+
+		added = 0;
+		if (!dir)
+			break;
+		while ((d = readdir(dir)))
+			if (d->d_name[0] != '.' && seize_one(atoi(d->d_name)) > 0)
+				added++;
+		closedir(dir);
+	} while (added);
+	begin_trace();
+	for (t = T.tasks; t; t = t->next)
+		thread_record(t, DCG_THREAD_START);
+	if (resolve_and_arm(true) < 0) {
+		T.fatal = true;
+		return;
+	}
+	for (t = T.tasks; t; t = t->next)
+		if (!t->has_pending)
+			resume_task(t, 0);
+}
+
+static const char *mode_name(int mode)
+{
+	switch (mode) {
+	case DCG_MODE_STEP:	return "step";
+	case DCG_MODE_BLOCK:	return "block";
+	default:		return "emulated-block";
+	}
+}
+
+static int finish(void)
+{
+	bool detached = T.ntasks > 0;
+	int ret, rc = 0;
+
+	if (detached) {
+		cleanup_detach();
+		if (T.started && (!T.opt.leave_running || T.fatal)) {
+			kill(T.pid, SIGKILL);
+			while (waitpid(T.pid, NULL, __WALL) < 0 && errno == EINTR)
+				;
+		}
+	}
+	dcg_write_stats(&T.w, now_ns(), T.stops, T.resyncs, T.decode_errors);
+	ret = dcg_writer_close(&T.w);
+	if (ret < 0) {
+		warnx_("%s: %s", T.opt.out, strerror(-ret));
+		rc = 1;
+	}
+	if (T.fatal) {
+		if (T.started)
+			kill(T.pid, SIGKILL);
+		return 2;
+	}
+	mode_report();
+	fprintf(stderr, PROG ": %s mode: %" PRIu64 " windows, %" PRIu64
+		" stops, %" PRIu64 " events written, %" PRIu64 " dropped, %"
+		PRIu64 " step-overs, %" PRIu64 " signals passed on\n",
+		mode_name(T.mode), T.windows, T.stops, T.w.written,
+		T.w.dropped, T.stepovers, T.sigs_delivered);
+	if (rc || detached || !T.exited)
+		return rc;
+	if (WIFEXITED(T.exit_status))
+		return WEXITSTATUS(T.exit_status);
+	return 128 + WTERMSIG(T.exit_status);
+}
+
+int main(int argc, char **argv)
+{
+	int ret;
+
+	parse_args(argc, argv);
+	T.mode = T.opt.mode ? T.opt.mode : mode_detect();
+	ret = dcg_writer_open(&T.w, T.opt.out, T.opt.max_events);
+	if (ret < 0)
+		die(2, "cannot write %s: %s", T.opt.out, strerror(-ret));
+	install_signals();
+	if (T.opt.attach_pid)
+		attach_process();
+	else
+		start_program();
+	if (!T.fatal)
+		trace_loop();
+	return finish();
+}

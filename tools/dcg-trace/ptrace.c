@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptrace.c - the event loop: every stop of every traced task.
+ *
+ * Threads outside a trace window run with PTRACE_CONT at full speed.
+ * A thread in a window is resumed with PTRACE_SINGLESTEP (step and
+ * emulated-block modes) or PTRACE_SINGLEBLOCK (block mode), and every
+ * stop of it goes to the engine (window.c).
+ *
+ * Step-over.  Breakpoints stay inserted.  A thread that must execute
+ * the instruction under one of our int3s (it hit the breakpoint, or it
+ * is stepping and arrived there, e.g. recursion) does it like this:
+ * every other task is stopped (PTRACE_INTERRUPT), the original byte is
+ * written back, the thread single-steps one instruction, the int3 goes
+ * back in, and the others resume.  No thread can run past the missing
+ * breakpoint.  With one thread there is nobody to stop and it costs
+ * two extra syscalls.
+ *
+ * Whose SIGTRAP is it?  A thread that was stepped gets a SIGTRAP per
+ * step; asking PTRACE_GETSIGINFO each time would cost a syscall per
+ * stop, so it is asked only when the instruction that ran can raise a
+ * SIGTRAP itself (int3, int1, syscall: kill/tgkill/raise).  A thread
+ * running freely that traps with rip just past one of our int3s hit
+ * that breakpoint; any other SIGTRAP is the program's own and is
+ * delivered.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include "dcg_trace.h"
+
+#ifndef TRAP_TRACE
+#define TRAP_TRACE 2
+#endif
+
+static void handle_event(struct task *t, int event, int sig);
+
+static enum resume_how window_how(void)
+{
+	return T.mode == DCG_MODE_BLOCK ? RH_BLOCK : RH_STEP;
+}
+
+/* Was @t last resumed stepping (so that a SIGTRAP is likely a step)? */
+static bool stepped(struct task *t)
+{
+	return t->how != RH_CONT;
+}
+
+static pid_t wait_for(pid_t tid, int *status)
+{
+	pid_t r;
+
+	do {
+		r = waitpid(tid, status, __WALL);
+	} while (r < 0 && errno == EINTR);
+	return r;
+}
+
+/*
+ * Execute the instruction under breakpoint @b in @t alone; then handle
+ * the stop that follows as any other.
+ */
+static void stepover(struct task *t, struct bp *b, int sig)
+{
+	bool alone = T.ntasks == 1;
+	int status;
+
+	T.stepovers++;
+	if (!alone)
+		stop_world(t);
+	bp_set(b, false);
+	t->step_from = t->regs.rip;
+	t->rewound = false;
+	if (task_resume(t, RH_STEP, sig) < 0) {
+		bp_set(b, true);
+		if (!alone)
+			resume_world(t);
+		return;
+	}
+	if (wait_for(t->tid, &status) != t->tid)
+		status = SIGKILL;	/* gone: as if killed */
+	/* After exec or exit the old address space is gone: nothing to restore. */
+	if (WIFSTOPPED(status) && (status >> 16) != PTRACE_EVENT_EXEC)
+		bp_set(b, true);
+	else
+		b->inserted = false;
+	if (!alone)
+		resume_world(t);
+	handle_stop(t, status);
+}
+
+/*
+ * Resume @t as its state says: stepping inside a window, free outside;
+ * stepping over our int3 first when it sits on one.
+ */
+void resume_task(struct task *t, int sig)
+{
+	enum resume_how how = t->in_window && !t->skipping ? window_how() :
+			      RH_CONT;
+	struct bp *b;
+
+	if ((how != RH_CONT || t->rewound) && !t->regs_valid)
+		task_getregs(t);
+	if (t->regs_valid && (how != RH_CONT || t->rewound)) {
+		b = bp_find(t->regs.rip);
+		if (b && b->inserted) {
+			stepover(t, b, sig);
+			return;
+		}
+	}
+	t->rewound = false;
+	if (how == RH_STEP)
+		t->step_from = t->regs.rip;
+	task_resume(t, how, sig);
+}
+
+static void deliver(struct task *t, int sig)
+{
+	T.sigs_delivered++;
+	vlog(2, "thread %d: delivering signal %d", t->tid, sig);
+	resume_task(t, sig);
+}
+
+/*
+ * The program's own SIGTRAP, to a thread inside a window.  Its handler
+ * runs with SIGTRAP blocked, and a trap (a step, an int3) that finds
+ * SIGTRAP blocked makes the kernel reset the handler to SIG_DFL: the
+ * next SIGTRAP would kill the program.  So the handler runs unstepped,
+ * and an internal breakpoint where it returns to (the interrupted ip,
+ * with the same rsp) resumes stepping.  The handler does not appear in
+ * the trace.
+ */
+static void deliver_sigtrap(struct task *t)
+{
+	if (!t->in_window || t->skipping) {
+		deliver(t, SIGTRAP);
+		return;
+	}
+	if (!t->regs_valid && task_getregs(t) < 0) {
+		deliver(t, SIGTRAP);
+		return;
+	}
+	t->skip_ip = t->regs.rip;
+	t->skip_sp = t->regs.rsp;
+	if (bp_add(t->skip_ip, BP_RESUME) < 0) {
+		deliver(t, SIGTRAP);
+		return;
+	}
+	t->skipping = true;
+	vlog(2, "thread %d: own SIGTRAP: handler runs unstepped", t->tid);
+	T.sigs_delivered++;
+	t->rewound = false;
+	task_resume(t, RH_CONT, SIGTRAP);
+}
+
+/* The thread that skipped its SIGTRAP handler is back where it was. */
+static void skip_done(struct task *t, struct bp *b)
+{
+	t->skipping = false;
+	if (b->kind == BP_RESUME) {
+		bp_set(b, false);
+		b->addr = 0;
+		t->rewound = false;
+	}
+}
+
+/* Is the SIGTRAP that stopped stepped thread @t the program's own? */
+static bool own_sigtrap_while_stepping(struct task *t)
+{
+	uint8_t buf[DCG_INSN_MAX_LEN];
+	struct dcg_insn insn;
+	siginfo_t si;
+	int n, len = -1;
+
+	if (t->how == RH_STEP) {
+		n = code_read(t->step_from, buf, sizeof(buf));
+		if (n > 0)
+			len = dcg_insn_decode(buf, n, t->step_from, &insn);
+		if (len > 0 && insn.branch != DCG_BR_SYS)
+			return false;
+	}
+	if (ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si) < 0)
+		return false;
+	return si.si_code == SI_KERNEL || si.si_code <= 0;
+}
+
+/* Names to breakpoints; @fatal: a name found nowhere is an error. */
+int resolve_and_arm(bool fatal)
+{
+	uint64_t addrs[64];
+	int i, j, n, ret = 0;
+
+	if (!T.dldebug_addr && sym_lookup_dldebug(&T.dldebug_addr) == 0)
+		bp_add(T.dldebug_addr, BP_DLDEBUG);
+	for (i = 0; i < T.opt.nfuncs; i++) {
+		n = sym_resolve(T.opt.funcs[i], addrs, DCG_ARRAY_SIZE(addrs));
+		if (n == 0 && fatal) {
+			fprintf(stderr, PROG ": function '%s' not found in the "
+				"program or its libraries\n", T.opt.funcs[i]);
+			ret = -1;
+		}
+		for (j = 0; j < n; j++) {
+			if (bp_add(addrs[j], BP_FUNC) < 0)
+				warnx_("cannot set a breakpoint on %s at %#llx",
+				       T.opt.funcs[i],
+				       (unsigned long long)addrs[j]);
+			vlog(1, "breakpoint on %s at %#llx", T.opt.funcs[i],
+			     (unsigned long long)addrs[j]);
+		}
+	}
+	T.names_resolved = true;
+	if (ret == 0)
+		mode_report();
+	return ret;
+}
+
+static void link_map_changed(void)
+{
+	if (maps_scan(true) > 0)
+		resolve_and_arm(false);
+}
+
+static void bp_hit(struct task *t, struct bp *b)
+{
+	t->regs.rip = b->addr;
+	task_setregs(t);
+	t->rewound = true;
+	switch (b->kind) {
+	case BP_ENTRY:
+		/* Everything the program links against is mapped now. */
+		bp_set(b, false);
+		b->addr = 0;
+		t->rewound = false;
+		maps_scan(true);
+		if (resolve_and_arm(T.opt.attach_pid == 0 && !T.exec_seen) < 0) {
+			T.fatal = true;
+			stop_requested = 1;
+			return;
+		}
+		break;
+	case BP_DLDEBUG:
+		link_map_changed();
+		break;
+	case BP_FUNC:
+		if (!t->foreign && !t->in_window) {
+			t->rewound = false;
+			window_open(t);
+		}
+		break;
+	case BP_RESUME:
+		break;
+	}
+	if (t->skipping && b->addr == t->skip_ip && t->regs.rsp >= t->skip_sp)
+		skip_done(t, b);
+	resume_task(t, 0);
+}
+
+static void handle_sigtrap(struct task *t)
+{
+	struct bp *b;
+
+	if (task_getregs(t) < 0)
+		return;
+	if (stepped(t)) {
+		if (own_sigtrap_while_stepping(t)) {
+			/* the instruction that raised it did run */
+			if (t->in_window)
+				window_stop(t);
+			deliver_sigtrap(t);
+			return;
+		}
+		if (t->in_window)
+			window_stop(t);
+		if (t->regs.rip == T.dldebug_addr)
+			link_map_changed();
+		resume_task(t, 0);
+		return;
+	}
+	b = bp_find(t->regs.rip - 1);
+	if (b && b->inserted) {
+		bp_hit(t, b);
+		return;
+	}
+	deliver_sigtrap(t);
+}
+
+static bool group_stop_sig(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
+	       sig == SIGTTOU;
+}
+
+void first_stop(struct task *t)
+{
+	t->fresh = false;
+	if (t->foreign)
+		return;
+	thread_record(t, DCG_THREAD_START);
+	if (T.opt.all && task_getregs(t) == 0)
+		window_open_here(t);
+}
+
+static void task_exited(struct task *t, int status)
+{
+	vlog(2, "task %d: exit status %#x", t->tid, status);
+	if (t->in_window)
+		window_close(t);
+	if (t->tid == T.pid) {
+		T.exit_status = status;
+		T.exited = true;
+	}
+	task_del(t);
+}
+
+void handle_stop(struct task *t, int status)
+{
+	int sig;
+
+	T.stops++;
+	t->state = TS_STOPPED;
+	t->regs_valid = false;
+	if (WIFEXITED(status) || WIFSIGNALED(status)) {
+		task_exited(t, status);
+		return;
+	}
+	t->listening = false;
+	sig = WSTOPSIG(status);
+	if (status >> 16) {
+		handle_event(t, status >> 16, sig);
+		return;
+	}
+	if (t->fresh && sig == SIGSTOP) {
+		/* initial stop of a task attached the old way */
+		first_stop(t);
+		resume_task(t, 0);
+		return;
+	}
+	if (sig == SIGTRAP) {
+		handle_sigtrap(t);
+		return;
+	}
+	deliver(t, sig);
+}
+
+static pid_t tgid_of(pid_t tid)
+{
+	char path[64], line[256];
+	pid_t tgid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+/* A new task's own stop came before its parent's clone/fork event. */
+static void park_unknown(pid_t tid, int status)
+{
+	struct task *t = task_add(tid, tgid_of(tid));
+
+	t->parked = true;
+	t->fresh = true;
+	t->pending_status = status;
+	vlog(2, "task %d stopped before its parent's event: parked", tid);
+}
+
+/* Claim the new task @tid that @parent just reported. */
+static struct task *claim_child(pid_t tid, pid_t tgid, bool *stopped)
+{
+	struct task *c = task_find(tid);
+	int status;
+
+	*stopped = false;
+	if (c && c->parked) {
+		c->parked = false;
+		c->tgid = tgid;
+		*stopped = true;
+		return c;
+	}
+	if (c)
+		return c;
+	c = task_add(tid, tgid);
+	c->fresh = true;
+	c->state = TS_RUNNING;
+	/* Fork children: wait for their first stop here, to let them go. */
+	if (tgid == tid && tgid != T.pid) {
+		if (wait_for(tid, &status) == tid && WIFSTOPPED(status))
+			*stopped = true;
+		c->state = TS_STOPPED;
+	}
+	return c;
+}
+
+static void fork_child(pid_t child)
+{
+	bool stopped;
+	struct task *c = claim_child(child, child, &stopped);
+
+	/* It inherited our int3s in its copy of memory. */
+	bp_remove_all(child);
+	if (ptrace(PTRACE_DETACH, child, 0, 0) < 0 && errno != ESRCH)
+		warnx_("cannot detach forked child %d: %s", child,
+		       strerror(errno));
+	task_del(c);
+}
+
+static void exec_happened(struct task *t)
+{
+	unsigned long former = 0;
+	struct task *u, *next;
+
+	ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &former);
+	if (t->tgid != T.pid) {
+		/* a vfork child left the shared address space: let it go */
+		ptrace(PTRACE_DETACH, t->tid, 0, 0);
+		task_del(t);
+		return;
+	}
+	/* Every other thread is gone; the old image's windows end here. */
+	for (u = T.tasks; u; u = next) {
+		next = u->next;
+		if (u->tgid != T.pid)
+			continue;
+		window_close(u);
+		if (u != t)
+			task_del(u);
+	}
+	thread_record(t, DCG_THREAD_EXEC);
+	bp_forget_all();
+	maps_forget();
+	mem_open(T.pid);
+	sym_init(T.pid);
+	maps_scan(true);
+	T.names_resolved = false;
+	T.exec_seen = true;
+	if (T.opt.all) {
+		if (task_getregs(t) == 0)
+			window_open_here(t);
+	} else {
+		uint64_t entry = auxv_entry(T.pid);
+
+		if (entry)
+			bp_add(entry, BP_ENTRY);
+	}
+	resume_task(t, 0);
+}
+
+static void handle_event(struct task *t, int event, int sig)
+{
+	unsigned long msg = 0;
+	struct task *c;
+	bool stopped;
+
+	switch (event) {
+	case PTRACE_EVENT_STOP:
+		if (group_stop_sig(sig)) {
+			/* job control: stay stopped, but keep reporting */
+			ptrace(PTRACE_LISTEN, t->tid, 0, 0);
+			t->listening = true;
+			t->state = TS_RUNNING;
+			return;
+		}
+		t->interrupt_pending = false;
+		if (t->fresh)
+			first_stop(t);
+		resume_task(t, 0);
+		return;
+	case PTRACE_EVENT_CLONE:
+		ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &msg);
+		c = claim_child(msg, t->tgid, &stopped);
+		if (stopped) {
+			first_stop(c);
+			resume_task(c, 0);
+		}
+		break;
+	case PTRACE_EVENT_FORK:
+		ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &msg);
+		fork_child(msg);
+		break;
+	case PTRACE_EVENT_VFORK:
+		/* shares our memory and int3s until it execs or exits */
+		ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &msg);
+		c = claim_child(msg, t->tgid, &stopped);
+		c->tgid = msg;
+		c->foreign = true;
+		t->in_vfork = true;
+		if (stopped) {
+			c->fresh = false;
+			resume_task(c, 0);
+		}
+		break;
+	case PTRACE_EVENT_VFORK_DONE:
+		t->in_vfork = false;
+		break;
+	case PTRACE_EVENT_EXEC:
+		exec_happened(t);
+		return;
+	case PTRACE_EVENT_EXIT:
+		if (!t->foreign) {
+			window_close(t);
+			thread_record(t, DCG_THREAD_EXIT);
+		}
+		break;
+	default:
+		break;
+	}
+	resume_task(t, 0);
+}
+
+static struct task *next_pending(int *status)
+{
+	struct task *t;
+
+	for (t = T.tasks; t; t = t->next) {
+		if (t->has_pending) {
+			t->has_pending = false;
+			*status = t->pending_status;
+			return t;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Ctrl-C while waiting.  The handler sets stop_requested; a signal that
+ * lands between the check of the flag and the start of waitpid() would
+ * not interrupt it, and a program that runs freely may not stop again
+ * for a long time.  So from just before the check until waitpid()
+ * returns, the handler jumps straight back here.
+ */
+static sigjmp_buf wait_env;
+static volatile sig_atomic_t in_wait;
+
+void trace_loop_interrupt(void)
+{
+	if (in_wait) {
+		in_wait = 0;
+		siglongjmp(wait_env, 1);
+	}
+}
+
+static pid_t wait_any(int *status)
+{
+	pid_t tid;
+
+	if (sigsetjmp(wait_env, 0))
+		return -2;
+	in_wait = 1;
+	if (stop_requested) {
+		in_wait = 0;
+		return -2;
+	}
+	tid = waitpid(-1, status, __WALL);
+	in_wait = 0;
+	return tid;
+}
+
+int trace_loop(void)
+{
+	struct task *t;
+	int status;
+	pid_t tid;
+
+	while (T.ntasks > 0 && !stop_requested) {
+		t = next_pending(&status);
+		if (!t) {
+			tid = wait_any(&status);
+			if (tid == -2)
+				break;
+			if (tid < 0) {
+				if (errno == EINTR)
+					continue;
+				if (errno == ECHILD) {
+					vlog(1, "no traced task left (%d known)",
+					     T.ntasks);
+					break;
+				}
+				die(1, "waitpid: %s", strerror(errno));
+			}
+			t = task_find(tid);
+			if (!t) {
+				park_unknown(tid, status);
+				continue;
+			}
+			if (t->parked)
+				continue;
+		}
+		handle_stop(t, status);
+	}
+	return 0;
+}
+
+/* Is a SIGTRAP queued for thread @tid (its own pending set)? */
+static bool sigtrap_queued(pid_t tgid, pid_t tid)
+{
+	char path[64], line[256];
+	unsigned long long pend = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", tgid, tid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "SigPnd: %llx", &pend) == 1)
+			break;
+	fclose(f);
+	return pend & (1ull << (SIGTRAP - 1));
+}
+
+/*
+ * PTRACE_INTERRUPT is reported before a signal already queued: a
+ * stepped thread may have the trap of its last step queued, a free one
+ * the trap of our int3 (with rip past it).  Detached, either would die
+ * of that SIGTRAP.  Let it take the signal while still traced (the
+ * signal-delivery-stop comes before it runs any instruction) and judge
+ * it as any pending stop.
+ */
+static void drain_sigtrap(struct task *t)
+{
+	int status;
+
+	if (t->has_pending || !sigtrap_queued(t->tgid, t->tid))
+		return;
+	if (ptrace(PTRACE_CONT, t->tid, 0, 0) < 0)
+		return;
+	if (wait_for(t->tid, &status) != t->tid)
+		return;
+	t->has_pending = true;
+	t->pending_status = status;
+}
+
+/*
+ * Ctrl-C: take every breakpoint out, close the windows, and detach so
+ * that the program carries on as if never traced.
+ */
+void cleanup_detach(void)
+{
+	struct task *t, *next;
+
+	stop_world(NULL);
+	for (t = T.tasks; t; t = t->next)
+		drain_sigtrap(t);
+	for (t = T.tasks; t; t = t->next) {
+		int sig = 0;
+
+		if (t->has_pending) {
+			int st = t->pending_status;
+
+			if (WIFSTOPPED(st) && !(st >> 16))
+				sig = WSTOPSIG(st);
+			if (sig == SIGTRAP && task_getregs(t) == 0) {
+				struct bp *b = bp_find(t->regs.rip - 1);
+
+				if (stepped(t) || (b && b->inserted)) {
+					/* our trap, not the program's */
+					if (!stepped(t)) {
+						t->regs.rip--;
+						task_setregs(t);
+					}
+					sig = 0;
+				}
+			}
+			if (sig == SIGSTOP)
+				sig = 0;
+		}
+		t->pending_status = sig;
+	}
+	bp_remove_all(T.pid);
+	for (t = T.tasks; t; t = next) {
+		next = t->next;
+		window_close(t);
+		if (t->state == TS_STOPPED || t->world_stopped ||
+		    t->has_pending || t->listening)
+			ptrace(PTRACE_DETACH, t->tid, 0,
+			       (void *)(long)(t->has_pending ? t->pending_status : 0));
+		task_del(t);
+	}
+}

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * symbols.c - function names to addresses, function bounds, and the
+ * executable mappings of the traced process.
+ *
+ * libdwfl reports the modules of the live process from /proc/PID/maps
+ * (dwfl_linux_proc_report) and reads their symbol tables.  Libraries
+ * loaded later with dlopen() are found by re-reporting: dcg-trace puts
+ * an internal breakpoint on the dynamic linker's _dl_debug_state(),
+ * the function glibc calls (r_debug.r_brk) before and after every
+ * change of the link map, and rescans the maps there.  Stopping at
+ * every mmap syscall would find more (code mapped by hand) but costs a
+ * syscall stop for every allocation; the link-map hook costs two stops
+ * per dlopen.  Each trace window also rescans at its start.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <elfutils/libdwfl.h>
+#include "dcg_trace.h"
+
+static Dwfl *dwfl;
+static pid_t sym_pid;
+static bool dwfl_stale;
+
+static const Dwfl_Callbacks proc_callbacks = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+};
+
+#define BOUNDS_SLOTS 1024
+
+struct bounds {
+	uint64_t addr;		/* 0 = empty */
+	uint64_t start, end;	/* end == 0: unknown */
+};
+
+static struct bounds bounds_cache[BOUNDS_SLOTS];
+
+static int report(void)
+{
+	int ret;
+
+	dwfl_report_begin(dwfl);
+	ret = dwfl_linux_proc_report(dwfl, sym_pid);
+	if (dwfl_report_end(dwfl, NULL, NULL) != 0 && ret == 0)
+		ret = -1;
+	memset(bounds_cache, 0, sizeof(bounds_cache));
+	dwfl_stale = false;
+	return ret;
+}
+
+int sym_init(pid_t pid)
+{
+	sym_fini();
+	dwfl = dwfl_begin(&proc_callbacks);
+	if (!dwfl)
+		return -1;
+	sym_pid = pid;
+	return report();
+}
+
+void sym_fini(void)
+{
+	if (dwfl)
+		dwfl_end(dwfl);
+	dwfl = NULL;
+}
+
+int sym_refresh(void)
+{
+	if (!dwfl)
+		return -1;
+	return report();
+}
+
+struct resolve_ctx {
+	const char *name;
+	uint64_t *addrs;
+	int n, max;
+};
+
+static void add_unique(struct resolve_ctx *c, uint64_t addr)
+{
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->addrs[i] == addr)
+			return;
+	if (c->n < c->max)
+		c->addrs[c->n++] = addr;
+}
+
+static int resolve_module(Dwfl_Module *mod, void **ud, const char *mname,
+			  Dwarf_Addr base, void *arg)
+{
+	struct resolve_ctx *c = arg;
+	int i, n = dwfl_module_getsymtab(mod);
+
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *s;
+
+		s = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx,
+					    NULL, NULL);
+		if (!s || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    shndx == SHN_UNDEF || strcmp(s, c->name) != 0)
+			continue;
+		add_unique(c, addr);
+	}
+	return DWARF_CB_OK;
+}
+
+/* Every defined function called @name, in any module: how many found. */
+int sym_resolve(const char *name, uint64_t *addrs, int max)
+{
+	struct resolve_ctx c = { name, addrs, 0, max };
+
+	if (!dwfl)
+		return 0;
+	if (dwfl_stale)
+		report();
+	dwfl_getmodules(dwfl, resolve_module, &c, 0);
+	return c.n;
+}
+
+int sym_lookup_dldebug(uint64_t *addr)
+{
+	return sym_resolve("_dl_debug_state", addr, 1) == 1 ? 0 : -1;
+}
+
+/* The engine's func_bounds callback: the symbol containing @addr. */
+int sym_func_bounds(uint64_t addr, uint64_t *start, uint64_t *end)
+{
+	struct bounds *b = &bounds_cache[(addr >> 4) % BOUNDS_SLOTS];
+	Dwfl_Module *mod;
+	GElf_Off off;
+	GElf_Sym sym;
+	const char *name;
+
+	if (!dwfl)
+		return -1;
+	if (dwfl_stale)
+		report();
+	if (b->addr != addr) {
+		b->addr = addr;
+		b->start = b->end = 0;
+		mod = dwfl_addrmodule(dwfl, addr);
+		name = mod ? dwfl_module_addrinfo(mod, addr, &off, &sym, NULL,
+						  NULL, NULL) : NULL;
+		if (name && sym.st_size) {
+			b->start = addr - off;
+			b->end = b->start + sym.st_size;
+		}
+	}
+	if (!b->end)
+		return -1;
+	*start = b->start;
+	*end = b->end;
+	return 0;
+}
+
+/* Program entry point (AT_ENTRY), 0 if unknown. */
+uint64_t auxv_entry(pid_t pid)
+{
+	uint64_t av[2], entry = 0;
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/auxv", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	while (read(fd, av, sizeof(av)) == sizeof(av) && av[0] != AT_NULL)
+		if (av[0] == AT_ENTRY)
+			entry = av[1];
+	close(fd);
+	return entry;
+}
+
+/* Executable mappings already described by a MAP record. */
+struct xmap {
+	uint64_t start, end, pgoff;
+	char *path;
+};
+
+static struct xmap *known;
+static int nknown, capknown;
+
+static bool map_known(uint64_t start, uint64_t end, uint64_t pgoff,
+		      const char *path)
+{
+	int i;
+
+	for (i = 0; i < nknown; i++)
+		if (known[i].start == start && known[i].end == end &&
+		    known[i].pgoff == pgoff && !strcmp(known[i].path, path))
+			return true;
+	return false;
+}
+
+static void map_remember(uint64_t start, uint64_t end, uint64_t pgoff,
+			 const char *path)
+{
+	if (nknown == capknown) {
+		int cap = capknown ? 2 * capknown : 32;
+		struct xmap *n = realloc(known, cap * sizeof(*n));
+
+		if (!n)
+			return;
+		known = n;
+		capknown = cap;
+	}
+	known[nknown].start = start;
+	known[nknown].end = end;
+	known[nknown].pgoff = pgoff;
+	known[nknown].path = strdup(path);
+	if (known[nknown].path)
+		nknown++;
+}
+
+void maps_forget(void)
+{
+	int i;
+
+	for (i = 0; i < nknown; i++)
+		free(known[i].path);
+	nknown = 0;
+	code_ranges_set(NULL, 0, NULL, 0);
+}
+
+static unsigned int prot_bits(const char *perms)
+{
+	return (perms[0] == 'r' ? 1 : 0) | (perms[1] == 'w' ? 2 : 0) |
+	       (perms[2] == 'x' ? 4 : 0);
+}
+
+/*
+ * Read /proc/PID/maps.  Executable mappings not seen before get a MAP
+ * record (when @write_new); any change refreshes the code ranges that
+ * memory.c may cache and marks the libdwfl view stale.  Returns the
+ * number of new mappings.
+ */
+int maps_scan(bool write_new)
+{
+	uint64_t (*ranges)[2] = NULL, (*all)[2] = NULL;
+	int nranges = 0, cap = 0, nall = 0, capall = 0, nnew = 0;
+	char path[64], line[4096 + 128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", T.pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long start, end, pgoff;
+		char perms[8], file[4096];
+		unsigned int prot;
+		int n;
+
+		file[0] = 0;
+		n = sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095[^\n]",
+			   &start, &end, perms, &pgoff, file);
+		if (n < 4)
+			continue;
+		prot = prot_bits(perms);
+		if (nall == capall) {
+			capall = capall ? 2 * capall : 64;
+			all = realloc(all, capall * sizeof(*all));
+			if (!all)
+				break;
+		}
+		all[nall][0] = start;
+		all[nall][1] = end;
+		nall++;
+		if (!(prot & 4))
+			continue;
+		if (!(prot & 2)) {
+			if (nranges == cap) {
+				cap = cap ? 2 * cap : 32;
+				ranges = realloc(ranges, cap * sizeof(*ranges));
+				if (!ranges)
+					break;
+			}
+			ranges[nranges][0] = start;
+			ranges[nranges][1] = end;
+			nranges++;
+		}
+		if (map_known(start, end, pgoff, file))
+			continue;
+		map_remember(start, end, pgoff, file);
+		nnew++;
+		if (write_new) {
+			dcg_write_map_file(&T.w, T.pid, start, end, pgoff,
+					   prot, file[0] ? file : "[anon]");
+			T.maps_written++;
+		}
+	}
+	fclose(f);
+	if (nnew) {
+		dwfl_stale = true;
+		code_ranges_set((const uint64_t (*)[2])ranges, nranges,
+				(const uint64_t (*)[2])all, nall);
+	} else {
+		/* new data mappings do not touch the code cache */
+		code_ranges_set_all((const uint64_t (*)[2])all, nall);
+	}
+	free(ranges);
+	free(all);
+	return nnew;
+}

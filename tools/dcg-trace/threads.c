@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * threads.c - the table of traced tasks, resuming them, and stopping
+ * all of them ("the world") around a breakpoint step-over.
+ *
+ * Tasks are attached with PTRACE_SEIZE (directly, or automatically
+ * through PTRACE_O_TRACECLONE), so PTRACE_INTERRUPT can stop one
+ * without sending it a signal.  A task interrupted this way may report
+ * something else first (a breakpoint, a signal, its exit): that status
+ * is kept as "pending" and handled by the event loop later, and the
+ * interrupt, which stays queued, is reported as a PTRACE_EVENT_STOP
+ * when it next runs; the loop resumes it as if nothing happened.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include "dcg_trace.h"
+
+#ifndef PTRACE_SINGLEBLOCK
+#define PTRACE_SINGLEBLOCK 33
+#endif
+
+struct task *task_find(pid_t tid)
+{
+	struct task *t;
+
+	for (t = T.tasks; t; t = t->next)
+		if (t->tid == tid)
+			return t;
+	return NULL;
+}
+
+struct task *task_add(pid_t tid, pid_t tgid)
+{
+	struct task *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		die(1, "out of memory");
+	t->tid = tid;
+	t->tgid = tgid;
+	t->state = TS_STOPPED;
+	t->how = RH_CONT;
+	t->next = T.tasks;
+	T.tasks = t;
+	T.ntasks++;
+	return t;
+}
+
+void task_del(struct task *t)
+{
+	struct task **pp;
+
+	for (pp = &T.tasks; *pp; pp = &(*pp)->next) {
+		if (*pp == t) {
+			*pp = t->next;
+			T.ntasks--;
+			free(t->frames);
+			free(t);
+			return;
+		}
+	}
+}
+
+int task_getregs(struct task *t)
+{
+	if (ptrace(PTRACE_GETREGS, t->tid, 0, &t->regs) < 0) {
+		t->regs_valid = false;
+		return -errno;
+	}
+	t->regs_valid = true;
+	return 0;
+}
+
+int task_setregs(struct task *t)
+{
+	if (ptrace(PTRACE_SETREGS, t->tid, 0, &t->regs) < 0)
+		return -errno;
+	return 0;
+}
+
+static int ptrace_resume(pid_t tid, enum resume_how how, int sig)
+{
+	long req = how == RH_STEP ? PTRACE_SINGLESTEP :
+		   how == RH_BLOCK ? PTRACE_SINGLEBLOCK : PTRACE_CONT;
+
+	return ptrace(req, tid, 0, (void *)(long)sig);
+}
+
+/* Resume one task; @how is also what its next SIGTRAP will mean. */
+int task_resume(struct task *t, enum resume_how how, int sig)
+{
+	t->how = how;
+	t->regs_valid = false;
+	if (ptrace_resume(t->tid, how, sig) < 0) {
+		/* ESRCH: it died under us (SIGKILL); waitpid will say so. */
+		if (errno != ESRCH)
+			warnx_("cannot resume thread %d: %s", t->tid,
+			       strerror(errno));
+		return -errno;
+	}
+	t->state = TS_RUNNING;
+	return 0;
+}
+
+static bool is_interrupt_stop(int status)
+{
+	return WIFSTOPPED(status) && (status >> 16) == PTRACE_EVENT_STOP &&
+	       WSTOPSIG(status) == SIGTRAP;
+}
+
+/*
+ * Stop every running task but @except, so that a breakpoint byte can
+ * be restored for one instruction.  Tasks blocked in vfork() or in a
+ * group-stop cannot execute code and are left alone.
+ */
+int stop_world(struct task *except)
+{
+	struct task *t;
+	int status, n = 0;
+
+	for (t = T.tasks; t; t = t->next) {
+		if (t == except || t->state != TS_RUNNING || t->in_vfork ||
+		    t->listening)
+			continue;
+		if (ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) < 0)
+			continue;
+		for (;;) {
+			pid_t r = waitpid(t->tid, &status, __WALL);
+
+			if (r == t->tid)
+				break;
+			if (r < 0 && errno != EINTR) {
+				/* gone: report it to the loop as killed */
+				status = SIGKILL;
+				break;
+			}
+		}
+		t->state = TS_STOPPED;
+		t->regs_valid = false;
+		if (is_interrupt_stop(status)) {
+			t->world_stopped = true;
+		} else {
+			t->has_pending = true;
+			t->pending_status = status;
+			t->interrupt_pending = true;
+		}
+		n++;
+	}
+	return n;
+}
+
+void resume_world(struct task *except)
+{
+	struct task *t;
+
+	for (t = T.tasks; t; t = t->next) {
+		if (t == except || !t->world_stopped)
+			continue;
+		t->world_stopped = false;
+		/*
+		 * A new thread's first stop and our interrupt can be one
+		 * and the same stop: it is new only now.
+		 */
+		if (t->fresh) {
+			first_stop(t);
+			resume_task(t, 0);
+			continue;
+		}
+		/* as before: a stepped thread keeps its step_from */
+		task_resume(t, t->how, 0);
+	}
+}
+
+static void read_comm(pid_t pid, pid_t tid, char *comm, size_t size)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	memset(comm, 0, size);
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, comm, size - 1);
+	close(fd);
+	if (n > 0 && comm[n - 1] == '\n')
+		comm[n - 1] = 0;
+}
+
+void thread_record(struct task *t, unsigned int what)
+{
+	char comm[16];
+
+	read_comm(t->tgid, t->tid, comm, sizeof(comm));
+	dcg_write_thread(&T.w, t->tid, now_ns(), what, t->tgid, comm);
+}

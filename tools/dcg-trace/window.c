@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * window.c - trace windows: the glue between the ptrace loop and the
+ * engine of runtime/dcg_core.h.
+ *
+ * A window opens when a thread hits the breakpoint on a traced
+ * function's entry, and closes when that activation is gone: at the
+ * first stop whose rsp lies above the rsp at entry (which pointed at
+ * the return address).  That covers the normal ret, and also a longjmp
+ * or an exception that leaves the function by unwinding.
+ *
+ * In emulated-block mode the thread is single-stepped, but the engine
+ * (in block mode) only hears about the stops that BTF would have made:
+ * those after a taken branch, i.e. where ip is not the next
+ * instruction.  A rep-prefixed string insn that traps per iteration
+ * stays at the same ip and is not a branch either.  A syscall is
+ * reported although it falls through: Linux sets SYSCALL_EXIT_TRAP for
+ * PTRACE_SINGLEBLOCK as for PTRACE_SINGLESTEP, so real block mode
+ * stops after every syscall too.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "dcg_trace.h"
+
+static int host_read(void *ctx, dcg_u64 addr, void *buf, unsigned int len)
+{
+	return code_read(addr, buf, len);
+}
+
+static int host_bounds(void *ctx, dcg_u64 addr, dcg_u64 *start, dcg_u64 *end)
+{
+	return sym_func_bounds(addr, start, end);
+}
+
+static void host_emit(void *ctx, const struct dcg_rec_event *ev)
+{
+	struct task *t = ctx;
+	struct dcg_rec_event e = *ev;
+
+	e.r.tid = t->tid;
+	e.cpu = 0;
+	dcg_write_event(&T.w, &e);
+}
+
+static void ops_for(struct task *t, struct dcg_host_ops *ops)
+{
+	ops->read = host_read;
+	ops->func_bounds = host_bounds;
+	ops->emit = host_emit;
+	ops->ctx = t;
+}
+
+static unsigned int engine_mode(void)
+{
+	return T.mode == DCG_MODE_STEP ? DCG_MODE_STEP : DCG_MODE_BLOCK;
+}
+
+static void window_init(struct task *t)
+{
+	if (!t->frames) {
+		t->frames = calloc(SHADOW_CAP, sizeof(*t->frames));
+		if (!t->frames)
+			die(1, "out of memory");
+	}
+	dcg_thread_init(&t->eng, engine_mode(), t->frames, SHADOW_CAP);
+	t->in_window = true;
+	T.windows++;
+	/*
+	 * New executable mappings get their MAP record before events, and
+	 * the named functions are looked for in them.
+	 */
+	if (maps_scan(true) > 0 && T.names_resolved)
+		resolve_and_arm(false);
+}
+
+/* @t stopped at the entry of a traced function (rip already rewound). */
+void window_open(struct task *t)
+{
+	struct dcg_host_ops ops;
+	uint64_t ret = 0;
+
+	window_init(t);
+	mem_read(t->regs.rsp, &ret, sizeof(ret));
+	t->window_sp = t->regs.rsp;
+	ops_for(t, &ops);
+	dcg_thread_begin(&t->eng, t->regs.rip, t->regs.rsp, ret, now_ns(),
+			 &ops);
+	vlog(2, "thread %d: window opens at %#llx sp %#llx", t->tid,
+	     (unsigned long long)t->regs.rip, (unsigned long long)t->regs.rsp);
+}
+
+/* --all: the window is the whole life of the thread. */
+void window_open_here(struct task *t)
+{
+	window_init(t);
+	t->window_sp = UINT64_MAX;
+	dcg_thread_begin_here(&t->eng, t->regs.rip, t->regs.rsp, now_ns());
+}
+
+void window_close(struct task *t)
+{
+	struct dcg_host_ops ops;
+
+	if (!t->in_window)
+		return;
+	ops_for(t, &ops);
+	dcg_thread_end(&t->eng, now_ns(), &ops);
+	T.resyncs += t->eng.stats.resyncs;
+	T.decode_errors += t->eng.stats.decode_errors;
+	t->in_window = false;
+	vlog(2, "thread %d: window closes", t->tid);
+}
+
+/*
+ * Was the single step that just ended at t->regs.rip a taken branch?
+ * Only asked about stops that followed a single step.
+ */
+bool window_is_branch_stop(struct task *t)
+{
+	uint8_t buf[DCG_INSN_MAX_LEN];
+	struct dcg_insn insn;
+	int n, len;
+
+	n = code_read(t->step_from, buf, sizeof(buf));
+	len = n > 0 ? dcg_insn_decode(buf, n, t->step_from, &insn) : -1;
+	if (len <= 0)
+		return true;	/* let the engine judge what we cannot */
+	if (insn.branch == DCG_BR_SYS)
+		return true;
+	if (t->regs.rip == t->step_from + len)
+		return false;
+	if (t->regs.rip == t->step_from && (insn.flags & DCG_INSN_REP))
+		return false;
+	return true;
+}
+
+/* A stop of a thread inside a window, after it was stepped. */
+void window_stop(struct task *t)
+{
+	struct dcg_host_ops ops;
+	bool report = true;
+
+	T.window_stops++;
+	if (T.mode != DCG_MODE_STEP && t->how == RH_STEP)
+		report = window_is_branch_stop(t);
+	if (report) {
+		ops_for(t, &ops);
+		dcg_thread_stop(&t->eng, t->regs.rip, t->regs.rsp, now_ns(),
+				&ops);
+	}
+	if (t->regs.rsp > t->window_sp)
+		window_close(t);
+}
