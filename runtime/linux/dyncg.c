@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dyncg.c - the kernel host of dyncg, as one translation unit.
+ *
+ * The tapset includes this file from its %{ %} block:
+ *     #include "dyncg/linux/dyncg.c"
+ * which the compiler finds under stap's runtime directory after
+ * `make install` (the install puts runtime/ there as dyncg/), or, in a
+ * build tree, through -B KCFLAGS=-I<builddir>/tapset/include, where
+ * dyncg is a link to the source runtime/ (see tapset/tapset.am).
+ *
+ * The freestanding core is compiled in here too, with its entry points
+ * made static: a module may hold other copies of nothing, but unused
+ * static functions must not break stap's -Werror build.
+ */
+#ifndef DCG_KERNEL_C
+#define DCG_KERNEL_C
+
+#define DCG_API static __maybe_unused
+
+/*
+ * The core is portable C: the kernel's -Wimplicit-fallthrough=5 wants
+ * its own `fallthrough` macro, which freestanding code cannot use; a
+ * comment is what gcc and clang accept elsewhere.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
+#include "../dcg_core.h"
+#include "../insn.c"
+#include "../classify.c"
+#include "../shadow.c"
+#include "../thread.c"
+#pragma GCC diagnostic pop
+
+#include "dyncg_kernel.h"
+#include "kernel_mode.h"	/* dyncg kernel mode */
+#include "trap_flag.c"
+#include "task_slots.c"
+#include "transport.c"
+#include "edge_table.c"
+#include "die_notifier.c"
+#include "window.c"
+/* dyncg kernel mode: windows opened from kprobes (doc/kernel-mode.md) */
+#include "kernel_syms.c"
+#include "sched_hooks.c"
+#include "kernel_trap.c"
+#include "kernel_window.c"
+
+#endif /* DCG_KERNEL_C */

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dyncg_kernel.h - state shared by the kernel glue files.
+ *
+ * The kernel host of dyncg is a handful of mechanisms, one per file:
+ *   trap_flag.c     EFLAGS.TF and DEBUGCTL.BTF of one task
+ *   task_slots.c    per-task tracing state (a fixed array of slots)
+ *   die_notifier.c  the #DB / int3 notifier: claims only our own traps
+ *   transport.c     events into the SystemTap transport (binary or text)
+ *   edge_table.c    (caller, callee) -> count, printed at the end
+ *   window.c        opening and closing a trace window (the script API)
+ * All of them are compiled into the stap module through dyncg.c, in one
+ * translation unit, so everything here is static.
+ */
+#ifndef DCG_KERNEL_H
+#define DCG_KERNEL_H
+
+#include <linux/types.h>
+#include <linux/sched.h>
+#include <linux/task_work.h>
+#include <linux/atomic.h>
+
+#include "../dcg_core.h"
+
+/* Threads that may be traced at the same time (stap -DDCG_MAX_TASKS=N). */
+#ifndef DCG_MAX_TASKS
+#define DCG_MAX_TASKS		64
+#endif
+/* Shadow-stack frames per thread unless the script says otherwise. */
+#define DCG_DEFAULT_DEPTH	512
+/* dynamic_call_graph_max_depth() refuses anything above this. */
+#define DCG_DEPTH_LIMIT		65536
+/* Events per thread and window unless the script says otherwise. */
+#define DCG_DEFAULT_BUDGET	1000000ULL
+
+/*
+ * Slot life cycle.  Only the slot's own task moves it between OPENING,
+ * ARMED, PAUSED and CLOSED (from its probes, its traps and its task
+ * work); claiming a FREE slot, reclaiming the slot of a dead task and
+ * module teardown use cmpxchg on @state.
+ */
+enum dcg_slot_state {
+	DCG_SLOT_FREE = 0,
+	DCG_SLOT_BUSY,		/* being claimed or released */
+	DCG_SLOT_OPENING,	/* window open, TF not set yet (task work queued) */
+	DCG_SLOT_ARMED,		/* TF (and BTF) live: our traps are coming */
+	DCG_SLOT_PAUSED,	/* TF dropped around a uprobe; task work re-arms */
+	DCG_SLOT_CLOSED,	/* window closed; frames kept for reuse */
+	DCG_SLOT_INTRAP,	/* ARMED, and its #DB handler is running */
+};
+
+struct dcg_slot {
+	atomic_t state;			/* enum dcg_slot_state */
+	struct task_struct *task;	/* reference held while claimed */
+	struct mm_struct *mm;		/* mm at open: a change means exec */
+	pid_t tid;
+	pid_t pid;
+
+	struct dcg_thread engine;
+	struct dcg_host_ops ops;	/* ctx = this slot */
+	struct dcg_frame *frames;	/* allocated when tracing is switched on */
+	u32 cap;			/* frames[] entries */
+	u8 mode;			/* DCG_MODE_STEP or DCG_MODE_BLOCK */
+	u8 wait_xol;			/* re-arm after uprobes' out-of-line step */
+	u8 opened;			/* dcg_thread_begin() done */
+	u8 state_after_trap;		/* ARMED, or CLOSED when the root left */
+	u8 signalled;			/* re-arm in a signal handler's frame */
+	u8 at_entry;			/* window opened at a function entry */
+	u32 nest;			/* dynamic_call_graph(1) calls inside the
+					 * window, each owed a (0) */
+	u64 entry_ip, entry_sp, entry_ret, entry_ts;
+
+	struct callback_head work;	/* re-arm / arm task work */
+	atomic_t work_queued;
+
+	char *obuf;			/* records not yet in the transport: */
+	u32 obuf_len;			/* whole records, flushed as one message */
+	u32 obuf_events;		/* events among them */
+	u64 budget;			/* events allowed in this window */
+	u64 produced;			/* events the engine made, this window */
+	u64 dropped;			/* ... and could not write (budget) */
+	u64 lost_buffer;		/* ... and the transport refused */
+	u64 stops;			/* our traps, this window */
+};
+
+struct dcg_globals {
+	int registered;			/* die notifier registered */
+	int stopping;			/* teardown: every trap disarms */
+	int btf_works;			/* DEBUGCTL.BTF read back as set */
+	int output;			/* DCG_OUT_* */
+	int print_edges;		/* edge table at the end */
+	u32 max_depth;
+	u64 budget;
+	u64 start_ns;
+	atomic_t works_pending;		/* our task works not yet run */
+	atomic_t header_done;		/* binary stream header written */
+	int teardown_queued;
+	struct rchan *rchan;		/* the runtime's relay channel, or NULL */
+	unsigned int stp_hlen;		/* its message header size */
+	int kernel;			/* dyncg kernel mode: a kernel window
+					 * opened (header DCG_HDR_KERNEL) */
+	atomic64_t stops;		/* all our traps */
+	atomic64_t events;		/* all events produced */
+	atomic64_t dropped;		/* events not written, all reasons */
+	atomic64_t foreign_claimed;	/* inherited TF cleared in a child */
+	atomic64_t decode_errors;
+	atomic64_t resyncs;
+	atomic64_t written;		/* events the transport took */
+	atomic64_t windows;		/* windows opened */
+	atomic64_t aborted;		/* windows closed by exit, exec, ptrace
+					 * attach or module unload */
+	atomic64_t slot_full;		/* dynamic_call_graph(1) with no free slot */
+	atomic64_t tail_traps;		/* traps of a slot not armed: TF cleared */
+	atomic64_t nested;		/* dynamic_call_graph(1) inside a window */
+};
+
+#define DCG_OUT_BINARY	0
+#define DCG_OUT_TEXT	1
+#define DCG_OUT_NONE	2	/* edge table and counters only */
+
+static struct dcg_globals dcg_g = {
+	.output = DCG_OUT_TEXT,
+	.print_edges = 1,
+	.max_depth = DCG_DEFAULT_DEPTH,
+	.budget = DCG_DEFAULT_BUDGET,
+};
+
+static struct dcg_slot dcg_slots[DCG_MAX_TASKS];
+
+static u64 dcg_now_ns(void);
+
+/* trap_flag.c */
+static void dcg_tf_detect_btf(void);
+static void dcg_tf_arm_current(struct dcg_slot *s, struct pt_regs *regs);
+static void dcg_tf_disarm_current(struct pt_regs *regs);
+static void dcg_tf_disarm_task(struct task_struct *t);
+
+/* task_slots.c */
+static struct dcg_slot *dcg_slot_find(struct task_struct *t);
+static struct dcg_slot *dcg_slot_claim(struct task_struct *t, const char **why);
+static void dcg_slot_release(struct dcg_slot *s);
+
+/* transport.c */
+#define DCG_OBUF_SIZE	2048		/* per slot; one transport message, well
+					 * inside a 4 KiB relay sub-buffer */
+static int dcg_out_raw(const void *rec, unsigned int len);
+static void dcg_out_flush(struct dcg_slot *s);
+static void dcg_out_header(struct task_struct *t);
+static void dcg_out_event(struct dcg_slot *s, const struct dcg_rec_event *ev);
+static void dcg_out_thread(struct dcg_slot *s, u32 what);
+static void dcg_out_lost(struct dcg_slot *s, u64 count, u32 reason);
+static void dcg_out_maps(struct dcg_slot *s);
+static void dcg_out_stats(void);
+
+/* edge_table.c */
+static void dcg_edge_add(u64 caller, u64 callee);
+
+/* die_notifier.c */
+static int dcg_notifier_register(void);
+static void dcg_notifier_unregister(void);
+
+/* window.c */
+static int dcg_read_user(void *ctx, dcg_u64 addr, void *buf, unsigned int len);
+
+#endif /* DCG_KERNEL_H */

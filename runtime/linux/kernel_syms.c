@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernel_syms.c - what the kernel host knows about kernel code.
+ *
+ * Function bounds.  The engine asks for the bounds of the function that
+ * holds an address when it must tell a tail call from a jump inside a
+ * function, and a call to a label inside the caller (the retpoline
+ * thunks do that) from a call that starts a function.  It asks from the
+ * #DB handler, which runs NMI-like.  kallsyms_lookup_size_offset() is
+ * fit for that: for core kernel text it is a binary search over the
+ * kallsyms tables (read-only after boot); for module text it takes
+ * preempt_disable() and walks the module latch tree and the module's
+ * RCU-published symbol table, and for BPF the BPF latch tree, which
+ * were made lockless so that perf can symbolize from NMI.  It takes no
+ * lock, allocates nothing, prints nothing and never sleeps.  It is not
+ * exported, so its address comes from stap's kallsyms_lookup_name() at
+ * probe begin; without it the engine runs without bounds (doc).
+ *
+ * Kernel memory (code and the kernel stack) is read with
+ * copy_from_kernel_nofault(), which fails cleanly on an unmapped
+ * address instead of faulting.
+ *
+ * KSYM records.  A binary trace carries the kernel symbols it needs, so
+ * that dcg-report can name them without the guest's /proc/kallsyms: at
+ * probe end one DCG_REC_KSYM per function the edge table saw (callers
+ * and callees, module functions included, named "name\t[module]") plus
+ * the callers of the window roots.  Names come from sprint_symbol(),
+ * exported, the same lookup as printk's %pS.
+ */
+#include <linux/kallsyms.h>
+#include <linux/module.h>
+#include <linux/uaccess.h>
+#include <linux/string.h>
+
+typedef int (*dcg_ksize_fn)(unsigned long addr, unsigned long *size,
+			    unsigned long *offset);
+static dcg_ksize_fn dcg_ksize_offset;
+
+static void dcg_ksyms_init(void)
+{
+	if (!dcg_ksize_offset)
+		dcg_ksize_offset = (dcg_ksize_fn)
+			kallsyms_lookup_name("kallsyms_lookup_size_offset");
+}
+
+/* Only kernel addresses: a kernel window never reads user memory. */
+static int dcg_kread(void *ctx, dcg_u64 addr, void *buf, unsigned int len)
+{
+	unsigned int done = 0;
+
+	if (addr < TASK_SIZE_MAX)
+		return 0;
+	while (done < len) {
+		unsigned long a = addr + done;
+		unsigned int chunk = PAGE_SIZE - (a & ~PAGE_MASK);
+
+		if (chunk > len - done)
+			chunk = len - done;
+		if (copy_from_kernel_nofault((char *)buf + done,
+					     (const void *)a, chunk))
+			break;
+		done += chunk;
+	}
+	return done;
+}
+
+static int dcg_kfunc_bounds(void *ctx, dcg_u64 addr, dcg_u64 *start,
+			    dcg_u64 *end)
+{
+	unsigned long size = 0, off = 0;
+
+	if (!dcg_ksize_offset || addr < TASK_SIZE_MAX ||
+	    !dcg_ksize_offset(addr, &size, &off) || !size)
+		return -1;
+	*start = addr - off;
+	*end = *start + size;
+	return 0;
+}
+
+/*
+ * Text output: "name" or "name [module]" of a kernel address, from the
+ * kernel's kallsyms (stap has no kernel symbol table without the -dbg
+ * package).  NULL for a user address or an unknown one.  The scratch
+ * buffer is per CPU: sprint_symbol() wants KSYM_SYMBOL_LEN bytes, too
+ * many for the #DB stack.
+ */
+static DEFINE_PER_CPU(char [KSYM_SYMBOL_LEN], dcg_ksym_scratch);
+
+static const char *dcg_ksym_text(u64 addr, char *out, size_t len)
+{
+	char *b, *plus, *mod;
+	int found;
+
+	if (addr < TASK_SIZE_MAX || !len)
+		return NULL;
+	b = get_cpu_ptr(dcg_ksym_scratch);
+	sprint_symbol(b, addr);
+	plus = strchr(b, '+');
+	found = plus != NULL;
+	if (found) {
+		mod = strchr(plus, ' ');
+		*plus = 0;
+		snprintf(out, len, "%s%s", b, mod ? mod : "");
+	}
+	put_cpu_ptr(dcg_ksym_scratch);
+	return found ? out : NULL;
+}
+
+/* This module's own code: probe handlers, our notifiers and works. */
+static int dcg_kaddr_is_own(unsigned long ip)
+{
+	return within_module(ip, THIS_MODULE);
+}
+
+/*
+ * Addresses to name in the KSYM records: a small lock-free set (slots
+ * claimed with cmpxchg), filled from probe handlers and at the end.
+ */
+#define DCG_KSYM_SET	8192
+static u64 dcg_ksym_set[DCG_KSYM_SET];
+static atomic64_t dcg_ksym_overflow;
+
+static void dcg_ksym_note(u64 addr)
+{
+	u32 i = (u32)((addr * 0x9e3779b97f4a7c15ULL) >> 51) &
+		(DCG_KSYM_SET - 1);
+	int n;
+
+	if (addr < TASK_SIZE_MAX)
+		return;
+	for (n = 0; n < 64; n++, i = (i + 1) & (DCG_KSYM_SET - 1)) {
+		u64 old = READ_ONCE(dcg_ksym_set[i]);
+
+		if (old == addr)
+			return;
+		if (!old && cmpxchg64(&dcg_ksym_set[i], 0, addr) == 0)
+			return;
+		if (READ_ONCE(dcg_ksym_set[i]) == addr)
+			return;
+	}
+	atomic64_inc(&dcg_ksym_overflow);
+}
+
+/*
+ * Parse sprint_symbol()'s "name+0xoff/0xsize [module]" into a KSYM
+ * record at @rec (DCG_REC_MAX_SIZE bytes).  Returns its size, 0 if the
+ * address has no symbol.
+ */
+static unsigned int dcg_ksym_record(u64 addr, char *text, void *rec)
+{
+	struct dcg_rec_ksym *k = rec;
+	char *plus, *slash, *mod, *name = (char *)(k + 1);
+	unsigned long off, size;
+	int len;
+
+	sprint_symbol(text, addr);
+	plus = strchr(text, '+');
+	slash = plus ? strchr(plus, '/') : NULL;
+	if (!plus || !slash)
+		return 0;
+	*plus = 0;
+	*slash = 0;
+	mod = strchr(slash + 1, ' ');
+	if (mod)
+		*mod++ = 0;
+	if (kstrtoul(plus + 1, 16, &off) || kstrtoul(slash + 1, 16, &size))
+		return 0;
+	memset(k, 0, sizeof(*k));
+	if (mod && *mod == '[')
+		len = snprintf(name, 512, "%s\t%s", text, mod);
+	else
+		len = snprintf(name, 512, "%s", text);
+	if (len >= 512)
+		return 0;
+	name[len++] = 0;
+	k->r.type = DCG_REC_KSYM;
+	k->r.size = ALIGN(sizeof(*k) + len, 8);
+	memset(name + len, 0, k->r.size - sizeof(*k) - len);
+	k->addr = addr - off;
+	k->size = size;
+	k->type = 't';
+	return k->r.size;
+}
+
+/* Probe end, binary output: one KSYM per noted function. */
+static void dcg_ksyms_write(void)
+{
+	static char text[KSYM_SYMBOL_LEN];
+	static u64 rec[DCG_REC_MAX_SIZE / 8];
+	u32 i;
+
+	if (dcg_g.output != DCG_OUT_BINARY)
+		return;
+	for (i = 0; i < DCG_EDGE_SIZE; i++) {
+		struct dcg_edge *e = &dcg_edges[i];
+
+		if (atomic_read(&e->state) != DCG_EDGE_READY)
+			continue;
+		if (e->caller)
+			dcg_ksym_note(e->caller);
+		dcg_ksym_note(e->callee);
+	}
+	for (i = 0; i < DCG_KSYM_SET; i++) {
+		u64 a = READ_ONCE(dcg_ksym_set[i]);
+		unsigned int n;
+
+		if (!a)
+			continue;
+		n = dcg_ksym_record(a, text, rec);
+		if (n && !dcg_out_raw(rec, n))
+			atomic64_inc(&dcg_k.ksyms);
+	}
+}

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernel_trap.c - the kernel-mode single-step trap of a kernel window.
+ *
+ * exc_debug_kernel() runs NMI-like (irqentry_nmi_enter, on the #DB IST
+ * stack) and offers the trap to the die chain as DIE_DEBUG; whatever
+ * DR_STEP is left after the chain makes it WARN "something is wonky"
+ * and clear TF.  So: no locks, no allocation, no printk, no sleeping;
+ * kernel memory only through copy_from_kernel_nofault(); symbols only
+ * through kallsyms_lookup_size_offset() (kernel_syms.c says why that is
+ * safe here); events through the same emit path as user windows (stap's
+ * print buffer, taken with a trylock).
+ *
+ * Which traps are ours: a DR_STEP trap of a task that has a kernel
+ * window.  While the window is ARMED the trap is a stop for the engine;
+ * in any other state (the .return probe closed it, the root returned,
+ * the task was switched out, probe end) it is the tail of a TF that is
+ * still live, and TF is cleared in the trap frame.  A trap of any other
+ * task is not ours (kgdb, a debugger) and is left alone.  Only the
+ * DR_STEP bit is consumed: a hardware breakpoint that fired on the same
+ * instruction still reaches its handler.
+ *
+ * Interrupts, NMIs and exceptions taken inside the window run with TF
+ * clear (every IDT gate clears it, iret restores it), so they are never
+ * stepped and the engine's next stop simply follows the interrupted
+ * instruction: they do not touch the shadow stack.
+ *
+ * Stops in this module's own code (probe handlers of other probes, our
+ * preempt notifiers) are not given to the engine: the call into them is
+ * dropped, and at the first stop back in other code the engine resumes
+ * from there without classifying the jump.
+ */
+#include <asm/debugreg.h>
+
+/* Consume DR_STEP; NOTIFY_STOP only if nothing else is left in dr6. */
+static int dcg_kernel_claim(unsigned long *dr6p)
+{
+	*dr6p &= ~DR_STEP;
+	return *dr6p ? NOTIFY_DONE : NOTIFY_STOP;
+}
+
+static void dcg_kernel_tail(struct pt_regs *regs)
+{
+	regs->flags &= ~X86_EFLAGS_TF;
+	atomic64_inc(&dcg_k.tail_traps);
+}
+
+/*
+ * Still at the probe: the first stops are in the kprobe's return path
+ * (the ftrace trampoline, or kprobes' out-of-line slot), then one lands
+ * just past the probed instruction with the entry's stack pointer.
+ * The window starts there.
+ */
+static void dcg_kernel_sync(struct dcg_kwin *kw, unsigned long ip,
+			    unsigned long sp)
+{
+	struct dcg_slot *s = &kw->s;
+	struct dcg_thread *t = &s->engine;
+
+	if (sp != s->entry_sp || ip <= s->entry_ip || ip > s->entry_ip + 32) {
+		kw->sync_stops++;
+		return;
+	}
+	kw->syncing = 0;
+	if (s->at_entry)
+		dcg_thread_begin(t, s->entry_ip, s->entry_sp, s->entry_ret,
+				 s->entry_ts, &s->ops);
+	else
+		dcg_thread_begin_here(t, s->entry_ip, s->entry_sp,
+				      s->entry_ts);
+	s->opened = 1;
+	/* The probed insn ran (in the trampoline or a slot): go on from ip. */
+	t->prev_ip = ip;
+	t->prev_sp = sp;
+	t->have_prev = 1;
+}
+
+/* One stop of an armed window.  Returns 1 when the window drained. */
+static int dcg_kernel_stop(struct dcg_kwin *kw, struct pt_regs *regs)
+{
+	struct dcg_slot *s = &kw->s;
+	struct dcg_thread *t = &s->engine;
+	unsigned long ip = regs->ip, sp = regs->sp;
+
+	s->stops++;
+	atomic64_inc(&dcg_g.stops);	/* the STATS record's total */
+	if (dcg_kaddr_is_own(ip)) {
+		kw->in_own = 1;
+		kw->own_stops++;
+		return 0;
+	}
+	if (kw->syncing) {
+		dcg_kernel_sync(kw, ip, sp);
+		return 0;
+	}
+	if (kw->in_own) {
+		kw->in_own = 0;
+		t->prev_ip = ip;
+		t->prev_sp = sp;
+		t->have_prev = 1;
+		return 0;
+	}
+	dcg_thread_stop(t, ip, sp, dcg_now_ns(), &s->ops);
+	/*
+	 * The root returned: what follows is the kretprobe trampoline and
+	 * the .return handler, or the caller.  Stop stepping right here.
+	 */
+	return s->at_entry && t->shadow.depth == 0;
+}
+
+static int dcg_kernel_debug(struct pt_regs *regs, unsigned long *dr6p)
+{
+	struct dcg_kwin *kw;
+
+	if (!(*dr6p & DR_STEP))
+		return NOTIFY_DONE;
+	kw = dcg_kwin_find(current);
+	if (!kw)
+		return NOTIFY_DONE;
+	atomic64_inc(&dcg_k.stops);
+	if (READ_ONCE(dcg_k.stopping) ||
+	    atomic_cmpxchg(&kw->state, DCG_KW_ARMED, DCG_KW_INTRAP) !=
+	    DCG_KW_ARMED) {
+		dcg_kernel_tail(regs);
+		return dcg_kernel_claim(dr6p);
+	}
+	if (dcg_kernel_stop(kw, regs)) {
+		regs->flags &= ~X86_EFLAGS_TF;
+		atomic64_inc(&dcg_k.drained);
+		atomic_set(&kw->state, DCG_KW_DRAINED);
+	} else {
+		atomic_set(&kw->state, DCG_KW_ARMED);
+	}
+	return dcg_kernel_claim(dr6p);
+}

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * transport.c - events into the SystemTap transport.
+ *
+ * Binary mode writes the exact records of runtime/dcg_event.h, so that
+ * `stap -o FILE` (or stdout) is a trace dcg-report reads: a HEADER
+ * first, THREAD and MAP records when a window opens, EVENTs, LOST when
+ * the budget or the transport dropped some, EDGE and STATS at the end.
+ * Text mode prints one indented `->` / `<-` line per event, symbolized
+ * with stap's own tables (run stap with -d BINARY or --ldd).
+ *
+ * Records are copied into stap's per-CPU print buffer under its print
+ * lock and flushed at once: the #DB handler is not a probe, so nobody
+ * else would flush them.  Every flush holds whole records only.
+ */
+#include <linux/mm.h>
+#include <linux/dcache.h>
+#include <linux/relay.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+static bool _stp_print_trylock_irqsave(unsigned long *flags);
+static void _stp_print_unlock_irqrestore(unsigned long *flags);
+static void *_stp_reserve_bytes(int numbytes);
+
+/*
+ * Append whole records to this CPU's print buffer.  A probe handler's
+ * epilogue flushes that buffer; elsewhere (the #DB handler, task work)
+ * use dcg_out_commit(), or a slot's buffer and dcg_out_flush().
+ */
+static int dcg_out_raw(const void *rec, unsigned int len)
+{
+	unsigned long flags;
+	void *p;
+
+	if (!_stp_print_trylock_irqsave(&flags))
+		return -EBUSY;
+	p = _stp_reserve_bytes(len);
+	if (p)
+		memcpy(p, rec, len);
+	_stp_print_unlock_irqrestore(&flags);
+	return p ? 0 : -ENOSPC;
+}
+
+/*
+ * A workaround for the runtime's relay writer (print_flush.c): a message
+ * starts with an 8-byte header that must fit in the current relay
+ * sub-buffer, and when 1 to 8 bytes are left there the flush fails and
+ * those bytes go to the reader as garbage, breaking the framing of what
+ * follows ("transport failures").  A probe flushes rarely; we flush every
+ * few KiB, so we would hit it within a few hundred KiB.  Around each of
+ * our flushes, a sub-buffer with that little room left is closed now
+ * (its tail becomes padding, which the reader skips).  The relay channel
+ * is the runtime's; probe begin hands it over (dcg_g.rchan) because its
+ * definition comes after this file in the module source.
+ */
+static void dcg_relay_guard(void)
+{
+	struct rchan *chan = dcg_g.rchan;
+	struct rchan_buf *buf;
+	unsigned long flags;
+
+	if (!chan || !_stp_print_trylock_irqsave(&flags))
+		return;
+	buf = *per_cpu_ptr(chan->buf, raw_smp_processor_id());
+	if (buf && buf->offset < chan->subbuf_size &&
+	    chan->subbuf_size - buf->offset <= dcg_g.stp_hlen)
+		relay_switch_subbuf(buf, 0);
+	_stp_print_unlock_irqrestore(&flags);
+}
+
+/* Append and hand to the transport now, as one message. */
+static int dcg_out_commit(const void *rec, unsigned int len)
+{
+	int rc = dcg_out_raw(rec, len);
+
+	if (!rc) {
+		dcg_relay_guard();
+		_stp_print_flush();
+		dcg_relay_guard();
+	}
+	return rc;
+}
+
+/*
+ * A slot collects its records and sends them a few KiB at a time: the
+ * transport spends a buffer slot per message, so one message per event
+ * fills it within a few hundred events under a slow consumer.  Records
+ * of one thread stay in order, whichever CPUs it runs on.
+ */
+static void dcg_out_flush(struct dcg_slot *s)
+{
+	if (!s->obuf_len)
+		return;
+	if (dcg_out_commit(s->obuf, s->obuf_len)) {
+		s->lost_buffer += s->obuf_events;
+		atomic64_add(s->obuf_events, &dcg_g.dropped);
+	} else {
+		atomic64_add(s->obuf_events, &dcg_g.written);
+	}
+	s->obuf_len = 0;
+	s->obuf_events = 0;
+}
+
+static void dcg_out_slot(struct dcg_slot *s, const void *rec,
+			 unsigned int len, int events)
+{
+	if (s->obuf && s->obuf_len + len > DCG_OBUF_SIZE)
+		dcg_out_flush(s);
+	if (!s->obuf || len > DCG_OBUF_SIZE) {
+		if (dcg_out_commit(rec, len)) {
+			s->lost_buffer += events;
+			atomic64_add(events, &dcg_g.dropped);
+		} else {
+			atomic64_add(events, &dcg_g.written);
+		}
+		return;
+	}
+	memcpy(s->obuf + s->obuf_len, rec, len);
+	s->obuf_len += len;
+	s->obuf_events += events;
+}
+
+/*
+ * The stream header, once, before any other record of ours.  Its pid
+ * and comm are those of the first traced process (@t, may be NULL).
+ */
+static void dcg_out_header(struct task_struct *t)
+{
+	struct dcg_rec_header h;
+	int spins = 0;
+
+	if (dcg_g.output != DCG_OUT_BINARY)
+		return;
+	if (atomic_cmpxchg(&dcg_g.header_done, 0, 1) != 0) {
+		while (atomic_read(&dcg_g.header_done) == 1 && spins++ < 100000)
+			cpu_relax();
+		return;
+	}
+	memset(&h, 0, sizeof(h));
+	h.r.type = DCG_REC_HEADER;
+	h.r.size = sizeof(h);
+	memcpy(h.magic, DCG_TRACE_MAGIC, sizeof(h.magic));
+	h.version = DCG_TRACE_VERSION;
+	h.host = DCG_HOST_STAP;
+	h.mode = dcg_g.btf_works ? DCG_MODE_BLOCK : DCG_MODE_STEP;
+	h.start_ns = dcg_g.start_ns;
+	if (dcg_g.kernel)		/* dyncg kernel mode */
+		h.flags |= DCG_HDR_KERNEL;
+	if (t) {
+		h.pid = t->tgid;
+		memcpy(h.comm, t->comm, sizeof(h.comm));
+	}
+	dcg_out_commit(&h, sizeof(h));
+	atomic_set(&dcg_g.header_done, 2);
+}
+
+static const char *dcg_kind_arrow(const struct dcg_rec_event *e)
+{
+	switch (e->kind) {
+	case DCG_EV_CALL:	return "->";
+	case DCG_EV_RET:	return "<-";
+	case DCG_EV_TAILCALL:	return "=>";
+	default:		return "~>";
+	}
+}
+
+static void dcg_out_text_event(struct dcg_slot *s,
+			       const struct dcg_rec_event *e)
+{
+	char sym[128], line[256];
+	u64 us = (e->ts - s->entry_ts) / 1000;
+	unsigned long at = e->kind == DCG_EV_RET ? e->from : e->to;
+	int indent = e->depth > 40 ? 40 : e->depth;
+	int n;
+
+	if (!dcg_ksym_text(at, sym, sizeof(sym)))	/* dyncg kernel mode */
+		_stp_snprint_addr(sym, sizeof(sym), at, _STP_SYM_SYMBOL,
+				  s->task);
+	n = snprintf(line, sizeof(line), "%6llu %s(%d):%*s%s %s%s%s%s\n",
+		     us, s->task->comm, s->tid, indent, "",
+		     dcg_kind_arrow(e), sym,
+		     (e->flags & DCG_EVF_SYNTHETIC) ? " (resync)" : "",
+		     (e->flags & DCG_EVF_UNMATCHED) ? " (unmatched)" : "",
+		     (e->flags & DCG_EVF_END) ? " (window end)" : "");
+	if (n > (int)sizeof(line) - 1)
+		n = sizeof(line) - 1;
+	dcg_out_slot(s, line, n, 1);
+}
+
+static void dcg_out_event(struct dcg_slot *s, const struct dcg_rec_event *e)
+{
+	switch (dcg_g.output) {
+	case DCG_OUT_BINARY:
+		dcg_out_slot(s, e, sizeof(*e), 1);
+		break;
+	case DCG_OUT_TEXT:
+		dcg_out_text_event(s, e);
+		break;
+	default:
+		break;
+	}
+}
+
+static void dcg_out_thread(struct dcg_slot *s, u32 what)
+{
+	struct dcg_rec_thread r;
+
+	if (dcg_g.output != DCG_OUT_BINARY)
+		return;
+	dcg_out_header(s->task);
+	memset(&r, 0, sizeof(r));
+	r.r.type = DCG_REC_THREAD;
+	r.r.size = sizeof(r);
+	r.r.tid = s->tid;
+	r.ts = dcg_now_ns();
+	r.what = what;
+	r.pid = s->pid;
+	memcpy(r.comm, s->task->comm, sizeof(r.comm));
+	dcg_out_slot(s, &r, sizeof(r), 0);
+}
+
+static void dcg_out_lost(struct dcg_slot *s, u64 count, u32 reason)
+{
+	struct dcg_rec_lost r;
+
+	if (dcg_g.output == DCG_OUT_TEXT) {
+		char line[128];
+		int n = snprintf(line, sizeof(line),
+				 "dynamic_call_graph: %s(%d): %llu events dropped (%s)\n",
+				 s->task->comm, s->tid, count,
+				 reason == DCG_LOST_BUDGET ? "budget" : "buffer");
+
+		dcg_out_slot(s, line, min_t(int, n, sizeof(line) - 1), 0);
+		return;
+	}
+	if (dcg_g.output != DCG_OUT_BINARY)
+		return;
+	memset(&r, 0, sizeof(r));
+	r.r.type = DCG_REC_LOST;
+	r.r.size = sizeof(r);
+	r.r.tid = s->tid;
+	r.ts = dcg_now_ns();
+	r.count = count;
+	r.reason = reason;
+	dcg_out_slot(s, &r, sizeof(r), 0);
+}
+
+/* Processes whose maps were written already (an mm is not re-used
+ * while its task holds our reference, so a pointer is enough). */
+static struct mm_struct *dcg_maps_done[16];
+static unsigned int dcg_maps_next;
+
+static void dcg_out_one_map(struct dcg_slot *s, struct vm_area_struct *vma,
+			    char *pathbuf, void *rec)
+{
+	struct dcg_rec_map *m = rec;
+	const char *path = d_path(&vma->vm_file->f_path, pathbuf, PATH_MAX);
+	size_t len, size;
+
+	if (IS_ERR(path))
+		return;
+	len = strlen(path) + 1;
+	size = ALIGN(sizeof(*m) + len, 8);
+	if (size > DCG_REC_MAX_SIZE)
+		return;
+	memset(m, 0, size);
+	m->r.type = DCG_REC_MAP;
+	m->r.size = size;
+	m->r.tid = s->pid;
+	m->start = vma->vm_start;
+	m->end = vma->vm_end;
+	m->pgoff = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	m->prot = ((vma->vm_flags & VM_READ) ? 1 : 0) |
+		  ((vma->vm_flags & VM_WRITE) ? 2 : 0) |
+		  ((vma->vm_flags & VM_EXEC) ? 4 : 0);
+	memcpy(m + 1, path, len);
+	dcg_out_slot(s, m, size, 0);
+}
+
+/* From task work (may sleep): the file mappings of the current process. */
+static void dcg_out_maps(struct dcg_slot *s)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	char *pathbuf, *rec;
+	unsigned int i;
+
+	if (dcg_g.output != DCG_OUT_BINARY || !mm)
+		return;
+	for (i = 0; i < ARRAY_SIZE(dcg_maps_done); i++)
+		if (dcg_maps_done[i] == mm)
+			return;
+	dcg_maps_done[dcg_maps_next++ % ARRAY_SIZE(dcg_maps_done)] = mm;
+	pathbuf = kmalloc(PATH_MAX, GFP_KERNEL);
+	rec = kmalloc(DCG_REC_MAX_SIZE, GFP_KERNEL);
+	if (pathbuf && rec) {
+		VMA_ITERATOR(vmi, mm, 0);
+
+		mmap_read_lock(mm);
+		for_each_vma(vmi, vma)
+			if (vma->vm_file)
+				dcg_out_one_map(s, vma, pathbuf, rec);
+		mmap_read_unlock(mm);
+	}
+	kfree(pathbuf);
+	kfree(rec);
+}
+
+static void dcg_out_stats(void)
+{
+	struct dcg_rec_stats r;
+
+	if (dcg_g.output != DCG_OUT_BINARY)
+		return;
+	dcg_out_header(NULL);
+	memset(&r, 0, sizeof(r));
+	r.r.type = DCG_REC_STATS;
+	r.r.size = sizeof(r);
+	r.stops = atomic64_read(&dcg_g.stops);
+	r.produced = atomic64_read(&dcg_g.events);
+	r.written = atomic64_read(&dcg_g.written);
+	r.dropped = atomic64_read(&dcg_g.dropped);
+	r.resyncs = atomic64_read(&dcg_g.resyncs);
+	r.decode_errors = atomic64_read(&dcg_g.decode_errors);
+	dcg_out_raw(&r, sizeof(r));
+}

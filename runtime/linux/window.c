@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * window.c - opening and closing a trace window of the current thread.
+ *
+ * A window opens in a uprobe handler (dynamic_call_graph(1)) and closes
+ * in another one, usually the .return probe of the same function.  TF
+ * cannot be set in the handler itself: uprobes then takes it for a
+ * debugger's and sends SIGTRAP after running the probed instruction.
+ * So the handler only records where the window starts and queues a task
+ * work; task work runs on the way back to user mode after uprobes has
+ * finished (TIF_UPROBE is handled before TIF_NOTIFY_RESUME), and sets TF
+ * there.  If uprobes still has an out-of-line step to do, the work waits
+ * for uprobes' own step trap and is queued once more (die_notifier.c).
+ * The same work re-arms after a uprobe hit inside the window.
+ *
+ * The probed instruction itself runs without our trap, so when TF goes
+ * on the engine is told that the last stop was the resume address: the
+ * next trap then follows exactly one instruction (or block) from there.
+ */
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/timekeeping.h>
+
+static DECLARE_WAIT_QUEUE_HEAD(dcg_works_wq);
+
+static void dcg_window_finish(struct dcg_slot *s);
+
+static u64 dcg_now_ns(void)
+{
+	return ktime_get_mono_fast_ns();
+}
+
+/* Target memory for the engine: the current task's, never faulting. */
+static int dcg_read_user(void *ctx, dcg_u64 addr, void *buf, unsigned int len)
+{
+	unsigned int done = 0;
+
+	while (done < len) {
+		unsigned long a = addr + done;
+		unsigned int chunk = PAGE_SIZE - (a & ~PAGE_MASK);
+
+		if (chunk > len - done)
+			chunk = len - done;
+		if (copy_from_user_nofault((char *)buf + done,
+					   (const void __user *)a, chunk))
+			break;
+		done += chunk;
+	}
+	return done;
+}
+
+/* Function bounds from stap's symbol tables (needs -d or --ldd). */
+static int dcg_func_bounds(void *ctx, dcg_u64 addr, dcg_u64 *start,
+			   dcg_u64 *end)
+{
+	unsigned long size = 0, off = 0;
+	const char *mod = NULL;
+
+	if (!_stp_kallsyms_lookup(addr, &size, &off, &mod, current) || !size)
+		return -1;
+	*start = addr - off;
+	*end = *start + size;
+	return 0;
+}
+
+/* Caller of the frame at @depth (1 = root): 0 if outside the stack. */
+static u64 dcg_parent_func(struct dcg_slot *s, u32 depth)
+{
+	if (depth < 2 || depth - 2 >= s->engine.shadow.cap)
+		return 0;
+	return s->engine.shadow.frames[depth - 2].func;
+}
+
+static void dcg_emit(void *ctx, const struct dcg_rec_event *ev)
+{
+	struct dcg_slot *s = ctx;
+	struct dcg_rec_event e = *ev;
+
+	e.r.type = DCG_REC_EVENT;
+	e.r.size = sizeof(e);
+	e.r.tid = s->tid;
+	e.cpu = raw_smp_processor_id();
+	s->produced++;
+	atomic64_inc(&dcg_g.events);
+	if (e.kind == DCG_EV_CALL || e.kind == DCG_EV_TAILCALL)
+		dcg_edge_add(dcg_parent_func(s, e.depth), e.to);
+	if (s->produced > s->budget) {
+		s->dropped++;
+		atomic64_inc(&dcg_g.dropped);
+		return;
+	}
+	dcg_out_event(s, &e);
+}
+
+static void dcg_work_fn(struct callback_head *cb);
+
+static void dcg_queue_work(struct dcg_slot *s)
+{
+	if (atomic_cmpxchg(&s->work_queued, 0, 1))
+		return;
+	atomic_inc(&dcg_g.works_pending);
+	init_task_work(&s->work, dcg_work_fn);
+	if (task_work_add(current, &s->work, TWA_RESUME)) {
+		atomic_set(&s->work_queued, 0);
+		if (atomic_dec_and_test(&dcg_g.works_pending))
+			wake_up(&dcg_works_wq);
+	}
+}
+
+static void dcg_window_start(struct dcg_slot *s)
+{
+	dcg_out_thread(s, DCG_THREAD_START);
+	dcg_out_maps(s);
+	if (s->at_entry)
+		dcg_thread_begin(&s->engine, s->entry_ip, s->entry_sp,
+				 s->entry_ret, s->entry_ts, &s->ops);
+	else
+		dcg_thread_begin_here(&s->engine, s->entry_ip, s->entry_sp,
+				      s->entry_ts);
+	s->opened = 1;
+}
+
+/*
+ * TF goes (back) on: the next trap follows the instruction at the
+ * resume address.  uretprobes replace a return address on the stack
+ * after the entry probe's handlers ran, so the innermost frame's return
+ * slot is read again: a ret to the trampoline then matches its frame.
+ */
+static void dcg_resume(struct dcg_slot *s, struct pt_regs *regs, int from)
+{
+	struct dcg_thread *t = &s->engine;
+	u32 d = t->shadow.depth;
+	u64 ra;
+
+	if (d && d <= t->shadow.cap) {
+		struct dcg_frame *f = &t->shadow.frames[d - 1];
+
+		if (dcg_read_user(s, f->sp, &ra, sizeof(ra)) == sizeof(ra))
+			f->ret_addr = ra;
+	}
+	t->prev_ip = regs->ip;
+	t->prev_sp = regs->sp;
+	t->have_prev = 1;
+	if (atomic_cmpxchg(&s->state, from, DCG_SLOT_ARMED) == from)
+		dcg_tf_arm_current(s, regs);
+}
+
+/*
+ * TF goes back on in a signal handler's frame.  Unlike after a uprobe,
+ * control did not get here by the instruction at the last stop: the
+ * engine sees this as a stop of its own, reached by no branch, and
+ * reports the handler as an async transfer (its frame ends at
+ * sigreturn, when the engine resyncs on the restored stack).
+ */
+static void dcg_resume_in_handler(struct dcg_slot *s, struct pt_regs *regs)
+{
+	s->signalled = 0;
+	dcg_thread_stop(&s->engine, regs->ip, regs->sp, dcg_now_ns(), &s->ops);
+	if (atomic_cmpxchg(&s->state, DCG_SLOT_PAUSED,
+			   DCG_SLOT_ARMED) == DCG_SLOT_PAUSED)
+		dcg_tf_arm_current(s, regs);
+}
+
+static void dcg_work_fn(struct callback_head *cb)
+{
+	struct dcg_slot *s = container_of(cb, struct dcg_slot, work);
+	int st = atomic_read(&s->state);
+
+	if (current == s->task && !dcg_stopping() &&
+	    (st == DCG_SLOT_OPENING || st == DCG_SLOT_PAUSED)) {
+		if (dcg_in_uprobe_xol()) {
+			s->wait_xol = 1;
+		} else if (s->signalled && s->opened) {
+			dcg_resume_in_handler(s, task_pt_regs(current));
+		} else {
+			s->wait_xol = 0;
+			s->signalled = 0;
+			if (!s->opened)
+				dcg_window_start(s);
+			dcg_resume(s, task_pt_regs(current), st);
+		}
+	}
+	atomic_set(&s->work_queued, 0);
+	if (atomic_dec_and_test(&dcg_g.works_pending))
+		wake_up(&dcg_works_wq);
+}
+
+static void dcg_trap_step(struct dcg_slot *s, struct pt_regs *regs)
+{
+	s->stops++;
+	atomic64_inc(&dcg_g.stops);
+	dcg_thread_stop(&s->engine, regs->ip, regs->sp, dcg_now_ns(), &s->ops);
+	if (s->at_entry && s->opened && !s->engine.shadow.depth) {
+		/*
+		 * The root frame is gone: returned, or unwound past by
+		 * longjmp or an exception, which skips the .return probe
+		 * that would close the window.  Close it here.
+		 */
+		dcg_tf_disarm_current(regs);
+		s->nest = 0;
+		dcg_window_finish(s);
+		s->state_after_trap = DCG_SLOT_CLOSED;
+		return;
+	}
+	if (s->mode == DCG_MODE_BLOCK)
+		dcg_tf_arm_current(s, regs);	/* the CPU cleared BTF */
+}
+
+/*
+ * A signal is being delivered to the current task: handle_signal() has
+ * built the handler's frame and cleared TF in it (so that a SIGTRAP
+ * handler does not trap).  Called from a kprobe on signal_setup_done(),
+ * on the way back to user mode: the task work that re-arms runs next in
+ * the same exit loop, in the handler's frame.  Without the kprobe (no
+ * symbol) handlers run unstepped and sigreturn resumes the stepping.
+ */
+static void dcg_on_signal(void)
+{
+	struct dcg_slot *s = dcg_slot_find(current);
+
+	if (!s || dcg_stopping() || !user_mode(task_pt_regs(current)))
+		return;
+	if (atomic_cmpxchg(&s->state, DCG_SLOT_ARMED,
+			   DCG_SLOT_PAUSED) != DCG_SLOT_ARMED)
+		return;
+	s->signalled = 1;
+	dcg_queue_work(s);
+}
+
+/*
+ * At a function's entry [sp] holds the return address, so the bytes
+ * before it end in a call: e8 rel32, or ff /2 with 0 to 5 bytes of
+ * ModRM tail.  A probe after the prologue (stap may put .function probes
+ * there) fails this and the window opens "here" instead of at a root.
+ */
+static int dcg_looks_like_return(struct dcg_slot *s, u64 ret)
+{
+	u8 b[8];
+	int i;
+
+	if (ret < 8 || dcg_read_user(s, ret - 8, b, 8) != 8)
+		return 0;
+	if (b[3] == 0xe8)
+		return 1;
+	for (i = 2; i <= 7; i++)
+		if (b[8 - i] == 0xff && ((b[8 - i + 1] >> 3) & 7) == 2)
+			return 1;
+	return 0;
+}
+
+/* Start of the function containing @ip from stap's symbols, or 0. */
+static u64 dcg_func_start(u64 ip)
+{
+	unsigned long size = 0, off = 0;
+	const char *mod = NULL;
+
+	if (!_stp_kallsyms_lookup(ip, &size, &off, &mod, current) || off > ip)
+		return 0;
+	return ip - off;
+}
+
+/* The e8 rel32 that ends just before @ret calls @func. */
+static int dcg_called_directly(struct dcg_slot *s, u64 ret, u64 func)
+{
+	u8 b[5];
+	s32 rel;
+
+	if (dcg_read_user(s, ret - 5, b, 5) != 5 || b[0] != 0xe8)
+		return 0;
+	memcpy(&rel, b + 1, 4);
+	return ret + rel == func;
+}
+
+/*
+ * stap puts a .function() probe of unoptimized code after the prologue,
+ * where [sp] is no longer the return address.  Find the return slot:
+ * [rbp + 8] if the prologue set up a frame pointer (push %rbp; mov
+ * %rsp,%rbp, maybe after endbr64), else the first stack word above sp
+ * that returns just after a direct call of this very function.  0 when
+ * neither works: the window then opens "here", without a root frame.
+ * A .return probe has replaced the return address by uprobes'
+ * trampoline by now, so the frame-pointer slot is taken unchecked
+ * (*sure = 1): the prologue proves where it is.
+ */
+static u64 dcg_find_ret_slot(struct dcg_slot *s, struct pt_regs *regs,
+			     u64 func, int *sure)
+{
+	static const u8 endbr[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	static const u8 fp[4] = { 0x55, 0x48, 0x89, 0xe5 };	/* push %rbp;
+								 * mov %rsp,%rbp */
+	u8 code[8];
+	u64 slot, v;
+	int skip;
+
+	if (dcg_read_user(s, func, code, 8) == 8) {
+		skip = memcmp(code, endbr, 4) ? 0 : 4;
+		/* the .return probe's uprobe has put an int3 on the entry */
+		if (code[skip] == 0xcc)
+			code[skip] = fp[0];
+		if (!memcmp(code + skip, fp, 4) &&
+		    regs->ip >= func + skip + 4) {
+			*sure = 1;
+			return regs->bp + 8;
+		}
+	}
+	for (slot = regs->sp; slot < regs->sp + 1024; slot += 8) {
+		if (dcg_read_user(s, slot, &v, 8) != 8)
+			break;
+		if (dcg_called_directly(s, v, func)) {
+			*sure = 1;
+			return slot;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Where the window's root frame is: function entry, return slot and
+ * return address.  Returns 0 when the probe is not at (or just after
+ * the prologue of) a function entry that can be checked.
+ */
+static int dcg_find_root(struct dcg_slot *s, struct pt_regs *regs,
+			 u64 probe_ip)
+{
+	u64 func = dcg_func_start(probe_ip);
+	u64 slot = regs->sp;
+
+	int checked = 0;
+
+	if (func && func != probe_ip) {
+		slot = dcg_find_ret_slot(s, regs, func, &checked);
+	} else if (!func) {
+		func = probe_ip;	/* no symbols: trust the probe point */
+	}
+	if (!slot || dcg_read_user(s, slot, &s->entry_ret, 8) != 8)
+		return 0;
+	if (!checked && !dcg_looks_like_return(s, s->entry_ret))
+		return 0;
+	s->entry_ip = func;
+	s->entry_sp = slot;
+	return 1;
+}
+
+/*
+ * dynamic_call_graph(1).  @regs are the probed user registers; @at_entry
+ * says the probe sits on the first instruction of function @entry_ip,
+ * so [sp] is the return address.  Returns NULL or a message for error().
+ */
+static const char *dcg_open(struct pt_regs *regs, u64 entry_ip, int at_entry)
+{
+	struct dcg_slot *s;
+	const char *why = NULL;
+	int st;
+
+	if (!current->mm || (current->flags & PF_KTHREAD) || !regs ||
+	    !user_mode(regs))
+		return "dynamic_call_graph: called from a context without a user task (use it in a process(...) probe)";
+	if (current->ptrace)
+		return "dynamic_call_graph: refusing to trace a ptraced task";
+	if (!dcg_g.registered)
+		return "dynamic_call_graph: trap handler not registered";
+	if (dcg_stopping())
+		return NULL;
+	s = dcg_slot_find(current);
+	st = s ? atomic_read(&s->state) : DCG_SLOT_FREE;
+	if (s && st != DCG_SLOT_CLOSED && s->mm != current->mm &&
+	    atomic_cmpxchg(&s->state, st, DCG_SLOT_BUSY) == st) {
+		/* a window of the image this task exec'd away from */
+		atomic64_inc(&dcg_g.aborted);
+		dcg_window_finish(s);
+		atomic_set(&s->state, DCG_SLOT_CLOSED);
+		st = DCG_SLOT_CLOSED;
+	}
+	if (s && st != DCG_SLOT_CLOSED) {
+		/*
+		 * Recursion into the probed function: one window, closed by
+		 * the (0) that matches the outermost (1).
+		 */
+		s->nest++;
+		atomic64_inc(&dcg_g.nested);
+		return NULL;
+	}
+	s = dcg_slot_claim(current, &why);
+	if (!s)
+		return why;
+	s->mode = dcg_g.btf_works ? DCG_MODE_BLOCK : DCG_MODE_STEP;
+	dcg_thread_init(&s->engine, s->mode, s->frames, s->cap);
+	s->ops.read = dcg_read_user;
+	s->ops.func_bounds = dcg_func_bounds;
+	s->ops.emit = dcg_emit;
+	s->ops.ctx = s;
+	s->budget = READ_ONCE(dcg_g.budget);
+	s->produced = s->dropped = s->lost_buffer = s->stops = 0;
+	s->wait_xol = 0;
+	s->opened = 0;
+	s->entry_ret = 0;
+	s->at_entry = at_entry && dcg_find_root(s, regs, entry_ip);
+	if (!s->at_entry) {
+		s->entry_ip = regs->ip;
+		s->entry_sp = regs->sp;
+	}
+	s->entry_ts = dcg_now_ns();
+	atomic64_inc(&dcg_g.windows);
+	dcg_out_header(current);
+	atomic_set(&s->state, DCG_SLOT_OPENING);
+	dcg_queue_work(s);
+	return NULL;
+}
+
+/* Emit what closes a window: END returns, and what was lost. */
+static void dcg_window_finish(struct dcg_slot *s)
+{
+	if (s->opened)
+		dcg_thread_end(&s->engine, dcg_now_ns(), &s->ops);
+	s->opened = 0;
+	atomic64_add(s->engine.stats.resyncs, &dcg_g.resyncs);
+	atomic64_add(s->engine.stats.decode_errors +
+		     s->engine.stats.read_errors, &dcg_g.decode_errors);
+	s->engine.stats.resyncs = 0;
+	s->engine.stats.decode_errors = s->engine.stats.read_errors = 0;
+	if (s->dropped)
+		dcg_out_lost(s, s->dropped, DCG_LOST_BUDGET);
+	if (s->lost_buffer)
+		dcg_out_lost(s, s->lost_buffer, DCG_LOST_BUFFER);
+	dcg_out_flush(s);
+	s->dropped = s->lost_buffer = 0;
+}
+
+/* dynamic_call_graph(0) in a probe of the traced thread. */
+static void dcg_close(struct pt_regs *regs)
+{
+	struct dcg_slot *s = dcg_slot_find(current);
+	int st;
+
+	if (!s)
+		return;
+	st = atomic_read(&s->state);
+	if (st == DCG_SLOT_CLOSED || st == DCG_SLOT_INTRAP)
+		return;
+	if (s->nest) {
+		s->nest--;
+		return;
+	}
+	if (atomic_cmpxchg(&s->state, st, DCG_SLOT_BUSY) != st)
+		return;
+	if (regs && user_mode(regs))
+		dcg_tf_disarm_current(regs);
+	dcg_tf_disarm_current(task_pt_regs(current));
+	dcg_window_finish(s);
+	atomic_set(&s->state, DCG_SLOT_CLOSED);
+}
+
+/*
+ * probe end: close every window still open (threads still inside the
+ * traced function, or exited in it) so the trace is complete.  Their
+ * TF goes in the teardown work; until then the notifier clears it at
+ * their next trap.  A slot in INTRAP belongs to a #DB handler running
+ * on another CPU right now, for a few microseconds.
+ */
+static void dcg_close_all(void)
+{
+	int i, spins;
+
+	for (i = 0; i < DCG_MAX_TASKS; i++) {
+		struct dcg_slot *s = &dcg_slots[i];
+		int st;
+
+		for (spins = 0; spins < 1000000; spins++) {
+			st = atomic_read(&s->state);
+			if (st != DCG_SLOT_INTRAP)
+				break;
+			cpu_relax();
+		}
+		if (st < DCG_SLOT_OPENING || st == DCG_SLOT_CLOSED ||
+		    st == DCG_SLOT_INTRAP ||
+		    atomic_cmpxchg(&s->state, st, DCG_SLOT_BUSY) != st)
+			continue;
+		atomic64_inc(&dcg_g.aborted);
+		dcg_window_finish(s);
+		atomic_set(&s->state, DCG_SLOT_CLOSED);
+	}
+}
+
+/*
+ * Teardown, in process context: system_wq work queued by probe end.
+ * The runtime's stp_synchronize_sched() after the end probes flushes
+ * system_wq, so this has finished before the module goes away.
+ */
+static void dcg_teardown_fn(struct work_struct *w)
+{
+	int i;
+
+	WRITE_ONCE(dcg_g.stopping, 1);
+	smp_mb();
+	dcg_kernel_teardown();	/* dyncg kernel mode, before the notifier goes */
+	/* works check 'stopping' and do nothing; let the queued ones run */
+	wait_event(dcg_works_wq, atomic_read(&dcg_g.works_pending) == 0);
+	for (i = 0; i < DCG_MAX_TASKS; i++) {
+		struct task_struct *t = READ_ONCE(dcg_slots[i].task);
+
+		if (t && atomic_read(&dcg_slots[i].state) != DCG_SLOT_FREE)
+			dcg_tf_disarm_task(t);
+	}
+	dcg_notifier_unregister();
+	for (i = 0; i < DCG_MAX_TASKS; i++)
+		if (dcg_slots[i].task || dcg_slots[i].frames)
+			dcg_slot_release(&dcg_slots[i]);
+}
+
+static DECLARE_WORK(dcg_teardown_work, dcg_teardown_fn);
+
+static void dcg_begin(void)
+{
+	dcg_g.start_ns = dcg_now_ns();
+	dcg_tf_detect_btf();
+}
+
+static void dcg_end(void)
+{
+	dcg_close_all();
+	if (dcg_g.registered && !dcg_g.teardown_queued) {
+		dcg_g.teardown_queued = 1;
+		schedule_work(&dcg_teardown_work);
+	}
+}
