@@ -104,6 +104,7 @@ static void usage(void)
 	     "  --max-size BYTES     chrome: split into numbered files (needs -o)\n"
 	     "  --srcline            add file:line\n"
 	     "  --inline             show inlined frames at call sites\n"
+	     "  --mangled            print C++ names as in the symbol table\n"
 	     "  --kallsyms FILE      kernel symbols, /proc/kallsyms format\n"
 	     "  --system-map FILE    kernel symbols, System.map format\n"
 	     "  --vmlinux FILE       kernel symbols from a vmlinux ELF\n"
@@ -141,7 +142,7 @@ static void parse_tids(struct options *o, const char *arg)
 enum {
 	OPT_VIEW = 256, OPT_TID, OPT_INCLUDE, OPT_EXCLUDE, OPT_DEPTH,
 	OPT_MINDUR, OPT_FROM, OPT_TO, OPT_THRESHOLD, OPT_SVG,
-	OPT_SPEEDSCOPE, OPT_CALLS, OPT_MAXSIZE, OPT_SRCLINE, OPT_INLINE,
+	OPT_SPEEDSCOPE, OPT_CALLS, OPT_MAXSIZE, OPT_SRCLINE, OPT_INLINE, OPT_MANGLED,
 	OPT_KALLSYMS, OPT_SYSMAP, OPT_VMLINUX, OPT_DEBUGINFO, OPT_RAW,
 	OPT_VERSION,
 };
@@ -163,6 +164,7 @@ static const struct option longopts[] = {
 	{ "max-size", required_argument, NULL, OPT_MAXSIZE },
 	{ "srcline", no_argument, NULL, OPT_SRCLINE },
 	{ "inline", no_argument, NULL, OPT_INLINE },
+	{ "mangled", no_argument, NULL, OPT_MANGLED },
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "system-map", required_argument, NULL, OPT_SYSMAP },
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
@@ -240,6 +242,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 			break;
 		case OPT_SRCLINE:	o->sym.srcline = true; break;
 		case OPT_INLINE:	o->sym.inlines = true; break;
+		case OPT_MANGLED:	o->sym.mangled = true; break;
 		case OPT_KALLSYMS:	o->sym.kallsyms = optarg; break;
 		case OPT_SYSMAP:	o->sym.system_map = optarg; break;
 		case OPT_VMLINUX:	o->sym.vmlinux = optarg; break;

@@ -589,6 +589,44 @@ static char *plt_name(Dwfl_Module *mod, Dwarf_Addr addr)
 	return NULL;
 }
 
+/*
+ * The C++ ABI's demangler, from libstdc++: elfutils has none of its own,
+ * and every C++ program on the system already links this one.
+ */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len,
+			    int *status);
+
+/* A malloc'ed copy of @name, demangled when it is a C++ name. */
+static char *symbol_name(const struct dcg_symbolizer *s, const char *name)
+{
+	char *plain;
+	int status = -1;
+
+	if (s->opts.mangled || strncmp(name, "_Z", 2))
+		return xstrdup(name);
+	plain = __cxa_demangle(name, NULL, NULL, &status);
+	if (status == 0 && plain)
+		return plain;
+	free(plain);
+	return xstrdup(name);
+}
+
+/* "_Znwm@plt" -> "operator new(unsigned long)@plt"; frees @stub. */
+static char *plt_symbol_name(const struct dcg_symbolizer *s, char *stub)
+{
+	size_t len = strlen(stub) - strlen("@plt");
+	char *name, *plain;
+
+	if (s->opts.mangled || strncmp(stub, "_Z", 2))
+		return stub;
+	stub[len] = '\0';
+	name = symbol_name(s, stub);
+	plain = dup_printf("%s@plt", name);
+	free(name);
+	free(stub);
+	return plain;
+}
+
 static void resolve_user(struct dcg_symbolizer *s, dcg_u64 addr,
 			 struct dcg_symbol *y)
 {
@@ -596,6 +634,7 @@ static void resolve_user(struct dcg_symbolizer *s, dcg_u64 addr,
 	GElf_Off off = 0;
 	GElf_Sym sym;
 	const char *name, *modname;
+	char *stub;
 	Dwarf_Addr low, rel;
 
 	mod = s->dwfl ? dwfl_addrmodule(s->dwfl, addr) : NULL;
@@ -607,10 +646,11 @@ static void resolve_user(struct dcg_symbolizer *s, dcg_u64 addr,
 				   NULL);
 	name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
 	if (name && name[0]) {
-		y->func = xstrdup(name);
+		y->func = symbol_name(s, name);
 		y->offset = off;
 		y->known = true;
-	} else if ((y->func = plt_name(mod, addr))) {
+	} else if ((stub = plt_name(mod, addr))) {
+		y->func = plt_symbol_name(s, stub);
 		y->known = true;	/* offset 0: a stub is one "function" */
 	} else {
 		rel = addr;

@@ -20,6 +20,7 @@
 struct dcg_symopts {
 	bool srcline;			/* fill dcg_symbol.srcline */
 	bool inlines;			/* fill dcg_symbol.inlined */
+	bool mangled;			/* keep C++ names mangled */
 	const char *debuginfo_path;	/* extra dirs, ':'-separated */
 	const char *kallsyms;		/* /proc/kallsyms format file */
 	const char *system_map;		/* System.map format file */
