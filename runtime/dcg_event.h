@@ -85,7 +85,8 @@ enum dcg_ev_kind {
 					 * memory operand */
 #define DCG_EVF_UNMATCHED	0x04	/* RET with no frame on the shadow stack
 					 * (returned above where tracing began) */
-#define DCG_EVF_SKIPPED		0x08	/* CALL whose subtree ran unstepped */
+#define DCG_EVF_SKIPPED		0x08	/* CALL (or TAILCALL) whose subtree ran
+					 * unstepped */
 #define DCG_EVF_OVERFLOW	0x10	/* frame deeper than the shadow stack */
 #define DCG_EVF_ROOT		0x20	/* CALL that opens a trace window */
 #define DCG_EVF_END		0x40	/* RET that closes a trace window */

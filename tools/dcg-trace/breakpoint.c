@@ -63,6 +63,7 @@ int bp_set(struct bp *b, bool in)
 		if (mem_read(b->addr, &byte, 1) != 1)
 			return -EFAULT;
 		b->orig = byte;
+		guardian_note(b->addr, byte);	/* before the int3 is in */
 		byte = INT3;
 	} else {
 		byte = b->orig;
@@ -70,6 +71,12 @@ int bp_set(struct bp *b, bool in)
 	ret = mem_write(T.pid, b->addr, &byte, 1);
 	if (ret == 0)
 		b->inserted = in;
+	/*
+	 * Function and link-map breakpoints come out only for a step-over
+	 * (and for good in bp_remove_all()): the guardian keeps those.
+	 */
+	if (ret == 0 && !in && b->kind != BP_FUNC && b->kind != BP_DLDEBUG)
+		guardian_forget(b->addr);
 	return ret;
 }
 
@@ -98,8 +105,10 @@ int bp_remove_all(pid_t pid)
 			continue;
 		if (mem_write(pid, b->addr, &b->orig, 1) < 0)
 			ret = -EFAULT;
-		else if (pid == T.pid)
+		else if (pid == T.pid) {
 			b->inserted = false;
+			guardian_forget(b->addr);
+		}
 	}
 	return ret;
 }
@@ -109,6 +118,7 @@ void bp_forget_all(void)
 {
 	T.nbps = 0;
 	T.dldebug_addr = 0;
+	guardian_forget_all();
 }
 
 /* Replace our int3s in a copy of [addr, addr+len) by the original bytes. */

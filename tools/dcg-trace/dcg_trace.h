@@ -11,6 +11,7 @@
  *   memory.c      /proc/PID/mem reads, cache of read-only code pages
  *   symbols.c     function names -> addresses (libdwfl), maps, MAP records
  *   mode.c        --mode auto: does PTRACE_SINGLEBLOCK stop less often?
+ *   guardian.c    a process that restores our int3s if we are killed
  */
 #ifndef DCG_TRACE_H
 #define DCG_TRACE_H
@@ -30,6 +31,27 @@ enum bp_kind {
 	BP_ENTRY,	/* program entry point: resolve names, then removed */
 	BP_DLDEBUG,	/* _dl_debug_state: the link map changed (dlopen) */
 	BP_RESUME,	/* where a skipped SIGTRAP handler returns to */
+	BP_SKIPRET,	/* skip.c: return address of a skipped call (int3) */
+	BP_NONLOCAL,	/* skip.c: longjmp/unwinder entry: may leave a skip */
+};
+
+/* skip.c: a subtree that runs unstepped (-D, -N); see skip.c. */
+enum skip_state {
+	SK_NONE,	/* nothing skipped */
+	SK_NATIVE,	/* running free, return breakpoint armed */
+	SK_UNWIND,	/* stepping through longjmp or the unwinder */
+	SK_STEPPED,	/* no breakpoint could be armed: stepping on */
+};
+
+struct skip_task {
+	enum skip_state state;
+	uint64_t ret_addr;	/* the skipped frame's return address */
+	uint64_t frame_sp;	/* and its return slot */
+	uint64_t unwind_sp;	/* rsp at entry of longjmp/the unwinder */
+	bool hw;		/* armed with a debug register */
+	bool int3;		/* armed with an int3 */
+	int dr_slot;		/* debug register + 1; 0 unknown; -1 none */
+	uint64_t dr_addr;	/* what that register holds */
 };
 
 struct bp {
@@ -80,6 +102,7 @@ struct task {
 	uint64_t skip_ip, skip_sp;	/* where the handler returns to */
 	struct dcg_thread eng;
 	struct dcg_frame *frames;
+	struct skip_task sk;	/* skip.c */
 };
 
 struct options {
@@ -93,6 +116,9 @@ struct options {
 	bool leave_running;
 	uint64_t max_events;
 	int verbose;
+	uint32_t max_depth;	/* -D: 0 = unlimited */
+	const char *excludes[64];	/* -N globs */
+	int nexcludes;
 };
 
 struct tracer {
@@ -181,15 +207,37 @@ int sym_init(pid_t pid);
 void sym_fini(void);
 int sym_refresh(void);
 int sym_resolve(const char *name, uint64_t *addrs, int max);
+int sym_resolve_glob(const char *glob, uint64_t *addrs, int max);
 int sym_func_bounds(uint64_t addr, uint64_t *start, uint64_t *end);
 int sym_lookup_dldebug(uint64_t *addr);
 int maps_scan(bool write_new);
 void maps_forget(void);
 uint64_t auxv_entry(pid_t pid);
 
+/* guardian.c: restores our int3s if dcg-trace dies (SIGKILL) */
+int guardian_start(pid_t pid, bool kill_program);
+void guardian_note(uint64_t addr, uint8_t orig);
+void guardian_forget(uint64_t addr);
+void guardian_forget_all(void);
+void guardian_resumed(pid_t tid, int how);
+void guardian_done(void);
+
 /* mode.c */
 int mode_detect(void);
 void mode_report(void);
+
+/* skip.c */
+bool skip_enabled(void);
+void skip_add_exclude(const char *glob);
+void skip_resolve(void);
+void skip_mark_event(struct task *t, struct dcg_rec_event *e);
+void skip_after_stop(struct task *t);
+bool skip_native(const struct task *t);
+bool skip_sigtrap(struct task *t, bool resume);
+bool skip_stepped_into_int3(struct task *t);
+void skip_bp_hit(struct task *t, uint64_t addr);
+void skip_end(struct task *t);
+void skip_report(void);
 
 /* ptrace.c */
 int trace_loop(void);

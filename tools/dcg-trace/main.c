@@ -9,6 +9,7 @@
  * it ran to its end; 0 after a detach; 2 for bad usage (unknown
  * option or function, program that cannot be run); 1 for other errors.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -75,6 +76,8 @@ static void usage(FILE *f)
 "  -a, --all              trace everything from the program's start\n"
 "  -n, --max-events N     write at most N events; count the rest as lost\n"
 "  -l, --leave-running    on Ctrl-C, detach and do not kill the program\n"
+"  -D, --depth N          step N levels deep; deeper calls run unstepped\n"
+"  -N, --exclude GLOB     calls into matching functions run unstepped\n"
 "  -v, --verbose          say more on stderr (twice: per window)\n"
 "  -h, --help\n");
 }
@@ -115,14 +118,17 @@ static void parse_args(int argc, char **argv)
 		{ "all", no_argument, NULL, 'a' },
 		{ "max-events", required_argument, NULL, 'n' },
 		{ "leave-running", no_argument, NULL, 'l' },
+		{ "depth", required_argument, NULL, 'D' },
+		{ "exclude", required_argument, NULL, 'N' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	unsigned long depth;
 	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+f:o:p:m:an:lvh", longopts,
+	while ((c = getopt_long(argc, argv, "+f:o:p:m:an:lD:N:vh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'f':
@@ -150,6 +156,18 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'l':
 			T.opt.leave_running = true;
+			break;
+		case 'D':
+			errno = 0;
+			depth = strtoul(optarg, &end, 10);
+			if (*end || errno || !isdigit((unsigned char)optarg[0]) ||
+			    depth < 1 || depth > SHADOW_CAP)
+				die(2, "bad depth '%s' (1 to %d)", optarg,
+				    SHADOW_CAP);
+			T.opt.max_depth = depth;
+			break;
+		case 'N':
+			skip_add_exclude(optarg);
 			break;
 		case 'v':
 			T.opt.verbose++;
@@ -217,6 +235,11 @@ static void begin_trace(void)
 	T.start_ns = now_ns();
 	if (mem_open(T.pid) < 0)
 		die(1, "cannot open /proc/%d/mem: %s", T.pid, strerror(errno));
+	/* before the first int3: it restores them if we are SIGKILLed */
+	ret = guardian_start(T.pid, T.started && !T.opt.leave_running);
+	if (ret < 0)
+		warnx_("no guardian (%s): if dcg-trace is killed, its "
+		       "breakpoints stay in the program", strerror(-ret));
 	if (sym_init(T.pid) < 0)
 		warnx_("libdwfl could not report all modules of %d", T.pid);
 	read_comm(T.pid, comm, sizeof(comm));
@@ -383,6 +406,7 @@ static int finish(void)
 				;
 		}
 	}
+	guardian_done();	/* every int3 is out, or the program is gone */
 	dcg_write_stats(&T.w, now_ns(), T.stops, T.resyncs, T.decode_errors);
 	ret = dcg_writer_close(&T.w);
 	if (ret < 0) {
@@ -400,6 +424,7 @@ static int finish(void)
 		PRIu64 " step-overs, %" PRIu64 " signals passed on\n",
 		mode_name(T.mode), T.windows, T.stops, T.w.written,
 		T.w.dropped, T.stepovers, T.sigs_delivered);
+	skip_report();
 	if (rc || detached || !T.exited)
 		return rc;
 	if (WIFEXITED(T.exit_status))

@@ -101,8 +101,8 @@ static void stepover(struct task *t, struct bp *b, int sig)
  */
 void resume_task(struct task *t, int sig)
 {
-	enum resume_how how = t->in_window && !t->skipping ? window_how() :
-			      RH_CONT;
+	enum resume_how how = t->in_window && !t->skipping &&
+			      !skip_native(t) ? window_how() : RH_CONT;
 	struct bp *b;
 
 	if ((how != RH_CONT || t->rewound) && !t->regs_valid)
@@ -178,7 +178,13 @@ static bool own_sigtrap_while_stepping(struct task *t)
 	siginfo_t si;
 	int n, len = -1;
 
-	if (t->how == RH_STEP) {
+	/*
+	 * rip == step_from: no instruction ran, so this is no step trap
+	 * but a SIGTRAP that was pending (kill() from this or another
+	 * process; one that came during a syscall is reported after the
+	 * step trap of that syscall): ask.
+	 */
+	if (t->how == RH_STEP && t->regs.rip != t->step_from) {
 		n = code_read(t->step_from, buf, sizeof(buf));
 		if (n > 0)
 			len = dcg_insn_decode(buf, n, t->step_from, &insn);
@@ -214,6 +220,7 @@ int resolve_and_arm(bool fatal)
 			     (unsigned long long)addrs[j]);
 		}
 	}
+	skip_resolve();
 	T.names_resolved = true;
 	if (ret == 0)
 		mode_report();
@@ -254,8 +261,11 @@ static void bp_hit(struct task *t, struct bp *b)
 		}
 		break;
 	case BP_RESUME:
+	case BP_SKIPRET:
+	case BP_NONLOCAL:
 		break;
 	}
+	skip_bp_hit(t, t->regs.rip);	/* b may be stale: bp_add reallocs */
 	if (t->skipping && b->addr == t->skip_ip && t->regs.rsp >= t->skip_sp)
 		skip_done(t, b);
 	resume_task(t, 0);
@@ -268,6 +278,8 @@ static void handle_sigtrap(struct task *t)
 	if (task_getregs(t) < 0)
 		return;
 	if (stepped(t)) {
+		if (skip_stepped_into_int3(t))
+			return;
 		if (own_sigtrap_while_stepping(t)) {
 			/* the instruction that raised it did run */
 			if (t->in_window)
@@ -287,6 +299,8 @@ static void handle_sigtrap(struct task *t)
 		bp_hit(t, b);
 		return;
 	}
+	if (skip_sigtrap(t, true))
+		return;
 	deliver_sigtrap(t);
 }
 
@@ -553,6 +567,7 @@ void trace_loop_interrupt(void)
 
 static pid_t wait_any(int *status)
 {
+	siginfo_t si;
 	pid_t tid;
 
 	if (sigsetjmp(wait_env, 0))
@@ -562,8 +577,20 @@ static pid_t wait_any(int *status)
 		in_wait = 0;
 		return -2;
 	}
-	tid = waitpid(-1, status, __WALL);
+	/*
+	 * Only look (WNOWAIT), collect after: a Ctrl-C that jumps out
+	 * just after a waitpid() had collected a stop would lose it, and
+	 * stop_world() would then wait for that thread for ever.
+	 */
+	si.si_pid = 0;
+	if (waitid(P_ALL, 0, &si, WEXITED | WSTOPPED | __WALL | WNOWAIT) < 0) {
+		in_wait = 0;
+		return -1;
+	}
 	in_wait = 0;
+	do {
+		tid = waitpid(si.si_pid, status, __WALL);
+	} while (tid < 0 && errno == EINTR);
 	return tid;
 }
 
@@ -670,6 +697,8 @@ void cleanup_detach(void)
 						t->regs.rip--;
 						task_setregs(t);
 					}
+					sig = 0;
+				} else if (skip_sigtrap(t, false)) {
 					sig = 0;
 				}
 			}

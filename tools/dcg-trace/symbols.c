@@ -16,6 +16,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +84,7 @@ struct resolve_ctx {
 	const char *name;
 	uint64_t *addrs;
 	int n, max;
+	bool glob;		/* name is an fnmatch(3) pattern */
 };
 
 static void add_unique(struct resolve_ctx *c, uint64_t addr)
@@ -111,7 +113,10 @@ static int resolve_module(Dwfl_Module *mod, void **ud, const char *mname,
 		s = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx,
 					    NULL, NULL);
 		if (!s || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-		    shndx == SHN_UNDEF || strcmp(s, c->name) != 0)
+		    shndx == SHN_UNDEF)
+			continue;
+		if (c->glob ? fnmatch(c->name, s, 0) != 0 :
+			      strcmp(s, c->name) != 0)
 			continue;
 		add_unique(c, addr);
 	}
@@ -121,7 +126,20 @@ static int resolve_module(Dwfl_Module *mod, void **ud, const char *mname,
 /* Every defined function called @name, in any module: how many found. */
 int sym_resolve(const char *name, uint64_t *addrs, int max)
 {
-	struct resolve_ctx c = { name, addrs, 0, max };
+	struct resolve_ctx c = { name, addrs, 0, max, false };
+
+	if (!dwfl)
+		return 0;
+	if (dwfl_stale)
+		report();
+	dwfl_getmodules(dwfl, resolve_module, &c, 0);
+	return c.n;
+}
+
+/* Every defined function whose name matches @glob (skip.c, -N). */
+int sym_resolve_glob(const char *glob, uint64_t *addrs, int max)
+{
+	struct resolve_ctx c = { glob, addrs, 0, max, true };
 
 	if (!dwfl)
 		return 0;

@@ -39,6 +39,7 @@ static void host_emit(void *ctx, const struct dcg_rec_event *ev)
 
 	e.r.tid = t->tid;
 	e.cpu = 0;
+	skip_mark_event(t, &e);
 	dcg_write_event(&T.w, &e);
 }
 
@@ -63,6 +64,7 @@ static void window_init(struct task *t)
 			die(1, "out of memory");
 	}
 	dcg_thread_init(&t->eng, engine_mode(), t->frames, SHADOW_CAP);
+	t->eng.max_depth = T.opt.max_depth;
 	t->in_window = true;
 	T.windows++;
 	/*
@@ -85,6 +87,7 @@ void window_open(struct task *t)
 	ops_for(t, &ops);
 	dcg_thread_begin(&t->eng, t->regs.rip, t->regs.rsp, ret, now_ns(),
 			 &ops);
+	skip_after_stop(t);
 	vlog(2, "thread %d: window opens at %#llx sp %#llx", t->tid,
 	     (unsigned long long)t->regs.rip, (unsigned long long)t->regs.rsp);
 }
@@ -103,6 +106,7 @@ void window_close(struct task *t)
 
 	if (!t->in_window)
 		return;
+	skip_end(t);
 	ops_for(t, &ops);
 	dcg_thread_end(&t->eng, now_ns(), &ops);
 	T.resyncs += t->eng.stats.resyncs;
@@ -148,6 +152,7 @@ void window_stop(struct task *t)
 		dcg_thread_stop(&t->eng, t->regs.rip, t->regs.rsp, now_ns(),
 				&ops);
 	}
+	skip_after_stop(t);
 	if (t->regs.rsp > t->window_sp)
 		window_close(t);
 }
