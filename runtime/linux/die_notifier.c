@@ -64,14 +64,18 @@ static int dcg_debugger_steps(void)
  * A trap of a task with no slot.  fork() and clone() copy the parent's
  * pt_regs, TF included, so a child of a traced thread starts stepped.
  * If the creator is traced by us and no debugger is involved, the TF is
- * ours: clear it.  Anything else is somebody else's trap.
+ * ours: clear it.  Anything else is somebody else's trap, uprobes'
+ * out-of-line step above all: a child (or a sibling thread) of a
+ * traced thread hitting another module's uprobe would otherwise run
+ * on past its XOL slot into garbage.
  */
 static int dcg_trap_inherited(struct pt_regs *regs)
 {
 	struct task_struct *parent;
 	int i, ours = 0;
 
-	if (current->ptrace || test_thread_flag(TIF_SINGLESTEP))
+	if (current->ptrace || test_thread_flag(TIF_SINGLESTEP) ||
+	    dcg_in_uprobe_xol())
 		return NOTIFY_DONE;
 	rcu_read_lock();
 	parent = rcu_dereference(current->real_parent);

@@ -40,6 +40,7 @@
 #include "edge_table.c"
 #include "die_notifier.c"
 #include "window.c"
+#include "skip.c"		/* skip instead of step (runtime/linux/skip.c) */
 /* dyncg kernel mode: windows opened from kprobes (doc/kernel-mode.md) */
 #include "kernel_syms.c"
 #include "sched_hooks.c"

@@ -162,4 +162,13 @@ static void dcg_notifier_unregister(void);
 /* window.c */
 static int dcg_read_user(void *ctx, dcg_u64 addr, void *buf, unsigned int len);
 
+/* skip.c: hooks of window.c and task_slots.c */
+static void dcg_skip_open(struct dcg_slot *s);
+static void dcg_skip_window_start(struct dcg_slot *s);
+static int dcg_skip_after_stop(struct dcg_slot *s, struct pt_regs *regs);
+static void dcg_skip_after_resume(struct dcg_slot *s, struct pt_regs *regs);
+static int dcg_skip_native(struct dcg_slot *s);
+static void dcg_skip_window_end(struct dcg_slot *s);
+static void dcg_skip_release(struct dcg_slot *s);
+
 #endif /* DCG_KERNEL_H */

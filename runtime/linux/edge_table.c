@@ -93,7 +93,7 @@ static void dcg_edge_add(u64 caller, u64 callee)
 /* Binary mode: one EDGE record per entry.  Text mode: a table. */
 static void dcg_edge_print(void)
 {
-	u32 i, n = 0;
+	u32 i, n = 0, unwritten = 0;
 	int text = dcg_g.output != DCG_OUT_BINARY;
 
 	for (i = 0; i < DCG_EDGE_SIZE; i++)
@@ -129,9 +129,18 @@ static void dcg_edge_print(void)
 			r.caller = e->caller;
 			r.callee = e->callee;
 			r.count = atomic64_read(&e->count);
-			dcg_out_raw(&r, sizeof(r));
+			/*
+			 * Committed one by one: the print buffer of the end
+			 * probe holds only a few hundred records.
+			 */
+			if (dcg_out_commit(&r, sizeof(r)))
+				unwritten++;
 		}
 	}
 	if (text)
 		_stp_print_flush();
+	/* Nothing is lost silently: say what the table could not write. */
+	if (unwritten)
+		_stp_warn("dynamic call graph: %u of %u edge records not written (transport full)",
+			  unwritten, n);
 }

@@ -207,7 +207,7 @@ static void dcg_ksyms_write(void)
 		if (!a)
 			continue;
 		n = dcg_ksym_record(a, text, rec);
-		if (n && !dcg_out_raw(rec, n))
+		if (n && !dcg_out_commit(rec, n))
 			atomic64_inc(&dcg_k.ksyms);
 	}
 }

@@ -134,6 +134,7 @@ static struct dcg_slot *dcg_slot_claim(struct task_struct *t, const char **why)
 static void dcg_slot_release(struct dcg_slot *s)
 {
 	atomic_set(&s->state, DCG_SLOT_BUSY);
+	dcg_skip_release(s);	/* skip.c: unregister its breakpoints */
 	kfree(s->frames);
 	s->frames = NULL;
 	s->obuf = NULL;

@@ -119,6 +119,7 @@ static void dcg_window_start(struct dcg_slot *s)
 		dcg_thread_begin_here(&s->engine, s->entry_ip, s->entry_sp,
 				      s->entry_ts);
 	s->opened = 1;
+	dcg_skip_window_start(s);	/* skip.c: may sleep, task work */
 }
 
 /*
@@ -179,6 +180,7 @@ static void dcg_work_fn(struct callback_head *cb)
 			if (!s->opened)
 				dcg_window_start(s);
 			dcg_resume(s, task_pt_regs(current), st);
+			dcg_skip_after_resume(s, task_pt_regs(current));
 		}
 	}
 	atomic_set(&s->work_queued, 0);
@@ -203,6 +205,8 @@ static void dcg_trap_step(struct dcg_slot *s, struct pt_regs *regs)
 		s->state_after_trap = DCG_SLOT_CLOSED;
 		return;
 	}
+	if (dcg_skip_after_stop(s, regs))
+		return;				/* skip.c: a subtree runs native */
 	if (s->mode == DCG_MODE_BLOCK)
 		dcg_tf_arm_current(s, regs);	/* the CPU cleared BTF */
 }
@@ -221,6 +225,8 @@ static void dcg_on_signal(void)
 
 	if (!s || dcg_stopping() || !user_mode(task_pt_regs(current)))
 		return;
+	if (dcg_skip_native(s))
+		return;		/* skip.c: the handler runs native with its subtree */
 	if (atomic_cmpxchg(&s->state, DCG_SLOT_ARMED,
 			   DCG_SLOT_PAUSED) != DCG_SLOT_ARMED)
 		return;
@@ -390,6 +396,7 @@ static const char *dcg_open(struct pt_regs *regs, u64 entry_ip, int at_entry)
 	s->ops.func_bounds = dcg_func_bounds;
 	s->ops.emit = dcg_emit;
 	s->ops.ctx = s;
+	dcg_skip_open(s);	/* skip.c: depth limit, exclusions */
 	s->budget = READ_ONCE(dcg_g.budget);
 	s->produced = s->dropped = s->lost_buffer = s->stops = 0;
 	s->wait_xol = 0;
@@ -411,6 +418,7 @@ static const char *dcg_open(struct pt_regs *regs, u64 entry_ip, int at_entry)
 /* Emit what closes a window: END returns, and what was lost. */
 static void dcg_window_finish(struct dcg_slot *s)
 {
+	dcg_skip_window_end(s);		/* skip.c: breakpoints off */
 	if (s->opened)
 		dcg_thread_end(&s->engine, dcg_now_ns(), &s->ops);
 	s->opened = 0;

@@ -1,0 +1,391 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""ktrace.py - checks for the kernel-mode tests (testsuite/dyncg.kernel).
+
+Reads what the guest sent back and prints one "PASS: what" or
+"FAIL: what" line per check (dcg_run_unit turns them into DejaGnu
+results).  It does not use dyncg's own reader or symbolizer: binary
+traces are parsed here from the record layout (runtime/dcg_event.h),
+and addresses are named from the guest kernel's System.map, which
+provision made from the guest's /proc/kallsyms.  Expected names come
+from that map and from what the kernel itself says (the oracle probe
+prints the file's f_op->read_iter with %ps); never from the output
+under test.
+
+  ktrace.py b64 LOG OUT          decode the base64 block between
+                                 DCG-B64-BEGIN / DCG-B64-END lines
+  ktrace.py vfs SYSMAP TEXT BIN READITER
+  ktrace.py edges BIN
+  ktrace.py pipe SYSMAP TEXT
+  ktrace.py stress LOG READS
+"""
+import base64
+import bisect
+import re
+import struct
+import sys
+
+EV_CALL, EV_RET, EV_TAIL, EV_ASYNC = 1, 2, 3, 4
+EVF_INDIRECT, EVF_ROOT = 0x02, 0x20
+ARROW = {EV_CALL: "->", EV_RET: "<-", EV_TAIL: "=>", EV_ASYNC: "~>"}
+
+# Subtrees whose content depends on what else is runnable.
+SCHED_ROOTS = {"__cond_resched", "schedule", "preempt_schedule",
+               "preempt_schedule_common", "preempt_schedule_notrace"}
+
+results = {"fail": 0}
+
+
+def check(ok, what):
+    print("%s: %s" % ("PASS" if ok else "FAIL", what))
+    if not ok:
+        results["fail"] += 1
+    return ok
+
+
+class SysMap:
+    """Text symbols of System.map: address -> name."""
+
+    def __init__(self, path):
+        syms = []
+        with open(path) as f:
+            for line in f:
+                p = line.split()
+                if len(p) >= 3 and p[1] in "tTwW":
+                    syms.append((int(p[0], 16), p[2]))
+        self.aliases = {}
+        self.byname = {}
+        for a, n in syms:
+            self.aliases.setdefault(a, []).append(n)
+            self.byname.setdefault(n, a)
+        self.addrs = sorted(self.aliases)
+
+    def entry(self, addr):
+        """Start of the symbol holding addr (aliases share it)."""
+        i = bisect.bisect_right(self.addrs, addr) - 1
+        return self.addrs[i] if i >= 0 else 0
+
+    def name(self, addr):
+        e = self.entry(addr)
+        return "/".join(self.aliases.get(e, ["?"]))
+
+    def is_(self, addr, name):
+        return name in self.aliases.get(self.entry(addr), [])
+
+    def starts(self, addr, prefix):
+        return any(n.startswith(prefix)
+                   for n in self.aliases.get(self.entry(addr), []))
+
+
+def read_records(path):
+    data = open(path, "rb").read()
+    off = 0
+    recs = []
+    while off + 8 <= len(data):
+        typ, size, tid = struct.unpack_from("<HHI", data, off)
+        if size < 8 or size % 8 or off + size > len(data):
+            raise ValueError("bad record at %d (type %d size %d)" %
+                             (off, typ, size))
+        recs.append((typ, tid, data[off:off + size]))
+        off += size
+    return recs, off == len(data)
+
+
+def events(recs):
+    out = []
+    for typ, tid, raw in recs:
+        if typ == 2:
+            ts, frm, to, sp, kind, flags, cpu, depth = \
+                struct.unpack_from("<QQQQBBHI", raw, 8)
+            out.append(dict(tid=tid, ts=ts, frm=frm, to=to, kind=kind,
+                            flags=flags, depth=depth))
+    return out
+
+
+def windows(evs):
+    """Split events into windows: each starts with a ROOT call."""
+    wins = []
+    for e in evs:
+        if e["kind"] == EV_CALL and e["flags"] & EVF_ROOT:
+            wins.append([])
+        if wins:
+            wins[-1].append(e)
+    return wins
+
+
+def bin_sequence(win, sm):
+    """(arrow, name, depth) like the live text: CALL names the callee,
+    RET the function the ret is in."""
+    seq = []
+    for e in win:
+        at = e["frm"] if e["kind"] == EV_RET else e["to"]
+        seq.append((ARROW[e["kind"]], sm.entry(at), e["depth"]))
+    return seq
+
+
+TEXT_RE = re.compile(r"^\s*\d+ (\S+)\((\d+)\):( *)(->|<-|=>|~>) (\S+)")
+
+
+def text_windows(path):
+    wins = []
+    for line in open(path, errors="replace"):
+        m = TEXT_RE.match(line)
+        if not m:
+            continue
+        arrow, name, depth = m.group(4), m.group(5), len(m.group(3))
+        if arrow == "->" and depth == 1:
+            wins.append([])
+        if wins:
+            wins[-1].append((arrow, name, depth))
+    return wins
+
+
+def text_keys(seq, sm):
+    """Text names to symbol addresses, so that aliases compare equal."""
+    return [(a, sm.byname.get(n, n), d) for a, n, d in seq]
+
+
+def drop_sched(seq, sm):
+    """Remove the subtrees of scheduler entry points (their content
+    depends on what else is runnable) and window-end returns."""
+    out = []
+    skip_depth = None
+    for arrow, name, depth in seq:
+        if skip_depth is not None:
+            if arrow == "<-" and depth < skip_depth:
+                skip_depth = None
+            continue
+        if arrow in ("->", "=>") and any(
+                name == sm.byname.get(r) for r in SCHED_ROOTS):
+            skip_depth = depth
+            if arrow == "=>":
+                out.append(("=>", name, depth))
+            continue
+        out.append((arrow, name, depth))
+    return out
+
+
+def cmd_b64(log, outpath):
+    text = open(log, errors="replace").read()
+    m = re.search(r"DCG-B64-BEGIN\n(.*?)DCG-B64-END", text, re.S)
+    if not m:
+        print("ktrace: no base64 block in %s" % log)
+        return 1
+    open(outpath, "wb").write(base64.b64decode(m.group(1)))
+    return 0
+
+
+def subtree(win, i):
+    """Events under the call at index i, up to its return."""
+    d = win[i]["depth"]
+    out = []
+    for e in win[i + 1:]:
+        if e["kind"] == EV_RET and e["depth"] < d:
+            break
+        out.append(e)
+    return out
+
+
+def cmd_vfs(sysmap, text, binpath, readiter):
+    sm = SysMap(sysmap)
+    for name in ("vfs_read", "rw_verify_area", "copy_page_to_iter",
+                 readiter):
+        check(name in sm.byname, "System.map has %s" % name)
+    try:
+        recs, whole = read_records(binpath)
+    except (OSError, ValueError) as e:
+        check(False, "binary trace readable (%s)" % e)
+        return
+    check(whole and recs and recs[0][0] == 1 and
+          recs[0][2][8:16] == b"DCGTRACE", "binary trace: header, whole records")
+    hdr = recs[0][2]
+    check(struct.unpack_from("<I", hdr, 24)[0] & 1, "header flags say kernel")
+    ksyms = [r for r in recs if r[0] == 4]
+    check(len(ksyms) > 0, "binary trace carries KSYM records (%d)" % len(ksyms))
+    bad = 0
+    for _, _, raw in ksyms:
+        addr, = struct.unpack_from("<Q", raw, 8)
+        nm = raw[24:].split(b"\0")[0].decode().split("\t")[0]
+        if sm.byname.get(nm) != addr and sm.name(addr) != nm:
+            bad += 1
+    check(bad == 0, "KSYM records agree with System.map (%d differ)" % bad)
+
+    evs = events(recs)
+    wins = windows(evs)
+    check(len(wins) == 2, "two windows: the data read and the EOF read (%d)" % len(wins))
+    if not wins:
+        return
+    w = wins[0]
+    root = w[0]
+    check(root["to"] == sm.byname["vfs_read"], "window root is vfs_read's entry")
+    check(sm.is_(root["frm"], "ksys_read"),
+          "root called from ksys_read (%s)" % sm.name(root["frm"]))
+    # direct children of the root (depth 2)
+    kids = [(i, e) for i, e in enumerate(w)
+            if e["kind"] in (EV_CALL, EV_TAIL) and e["depth"] == 2]
+    check(any(e["to"] == sm.byname["rw_verify_area"] for _, e in kids),
+          "vfs_read calls rw_verify_area")
+    ri = [(i, e) for i, e in kids if e["to"] == sm.byname.get(readiter)]
+    check(len(ri) == 1, "vfs_read reaches %s (the file's f_op->read_iter) once" % readiter)
+    if ri:
+        i, e = ri[0]
+        check(e["flags"] & EVF_INDIRECT, "%s reached by an indirect transfer" % readiter)
+        # through the retpoline thunk: the event before is the call into it
+        thunk = sm.byname.get("__x86_indirect_thunk_array")
+        prev = w[i - 1]
+        via_thunk = (e["kind"] == EV_TAIL and prev["kind"] == EV_CALL and
+                     sm.starts(prev["to"], "__x86_indirect_thunk") and
+                     sm.is_(prev["frm"], "vfs_read"))
+        via_call = e["kind"] == EV_CALL and sm.is_(e["frm"], "vfs_read")
+        check(via_thunk or via_call,
+              "the indirect call site is in vfs_read (%s)" %
+              ("retpoline thunk" if via_thunk else "call"))
+        sub = subtree(w, i)
+        cp = [j for j, s in enumerate(sub)
+              if s["kind"] in (EV_CALL, EV_TAIL) and s["depth"] == e["depth"] + 1
+              and s["to"] == sm.byname["copy_page_to_iter"]]
+        check(len(cp) >= 1, "%s calls copy_page_to_iter" % readiter)
+        cu = sorted({sm.name(s["to"]) for s in sub
+                     if s["kind"] in (EV_CALL, EV_TAIL) and
+                     sm.starts(s["to"], "copy_user_")})
+        check(len(cu) > 0,
+              "the copy to user space happens under it (%s)" % ",".join(cu))
+    last = w[-1]
+    check(last["kind"] == EV_RET and last["depth"] == 0 and
+          not (last["flags"] & 0x40),
+          "window ends with vfs_read's own return, not a forced end")
+    # live text and binary give the same sequence
+    tw = text_windows(text)
+    check(len(tw) == len(wins), "text has as many windows as binary (%d, %d)" %
+          (len(tw), len(wins)))
+    for k in range(min(len(tw), len(wins))):
+        a = drop_sched(text_keys(tw[k], sm), sm)
+        b = drop_sched(bin_sequence(wins[k], sm), sm)
+        same = a == b
+        if not same:
+            n = next((j for j in range(min(len(a), len(b))) if a[j] != b[j]),
+                     min(len(a), len(b)))
+            print("INFO: window %d differs at %d: text %s binary %s" %
+                  (k, n, a[n:n + 3], b[n:n + 3]))
+        check(same, "window %d: live text and binary agree (%d events)" %
+              (k, len(a)))
+
+
+def cmd_edges(binpath):
+    recs, _ = read_records(binpath)
+    evs = events(recs)
+    # rebuild the caller of every call from the events alone
+    counted = {}
+    stack = []
+    for e in evs:
+        if e["kind"] == EV_CALL or e["kind"] == EV_ASYNC:
+            if e["flags"] & EVF_ROOT:
+                stack = []
+            if e["kind"] == EV_CALL:
+                key = (stack[-1] if stack else 0, e["to"])
+                counted[key] = counted.get(key, 0) + 1
+            stack.append(e["to"])
+        elif e["kind"] == EV_TAIL:
+            key = (stack[-2] if len(stack) >= 2 else 0, e["to"])
+            counted[key] = counted.get(key, 0) + 1
+            if stack:
+                stack[-1] = e["to"]
+        elif e["kind"] == EV_RET and stack:
+            stack.pop()
+    table = {}
+    for typ, _, raw in recs:
+        if typ == 8:
+            caller, callee, count = struct.unpack_from("<QQQ", raw, 8)
+            table[(caller, callee)] = count
+    check(len(table) > 0, "EDGE records present (%d)" % len(table))
+    check(sum(counted.values()) > 0, "calls in the event stream (%d)" %
+          sum(counted.values()))
+    diff = [(k, counted.get(k), table.get(k))
+            for k in set(counted) | set(table) if counted.get(k) != table.get(k)]
+    for k, c, t in diff[:5]:
+        print("INFO: edge %#x -> %#x: events %s, table %s" % (k[0], k[1], c, t))
+    check(not diff, "edge table agrees with the binary events (%d edges, %d differ)"
+          % (len(table), len(diff)))
+
+
+def cmd_pipe(sysmap, text):
+    sm = SysMap(sysmap)
+    tw = text_windows(text)
+    check(len(tw) == 2, "two windows: the blocking read and the EOF read (%d)" % len(tw))
+    check("pipe_read" in sm.byname and "schedule" in sm.byname,
+          "System.map has pipe_read and schedule")
+    if not tw:
+        return
+    w = tw[0]
+    check(("=>", "pipe_read", 2) in w,
+          "vfs_read reaches pipe_read (indirect, through the thunk)")
+    # sleeping: pipe_read -> schedule, and the trace goes on after it
+    try:
+        s = next(j for j, (a, n, d) in enumerate(w) if a == "->" and n == "schedule")
+    except StopIteration:
+        check(False, "pipe_read sleeps in schedule inside the window")
+        return
+    check(True, "pipe_read sleeps in schedule inside the window")
+    d = w[s][2]
+    back = next((j for j in range(s + 1, len(w))
+                 if w[j][0] == "<-" and w[j][2] == d - 1), None)
+    check(back is not None and w[back][1] == "schedule",
+          "schedule returns to pipe_read in the trace (stepping resumed)")
+    after = {n for a, n, dd in w[(back or len(w)):] if a in ("->", "=>")}
+    check("copy_page_to_iter" in after or "_copy_to_iter" in after,
+          "after waking, pipe_read copies the data (%s)" %
+          ",".join(sorted(after & {"copy_page_to_iter", "_copy_to_iter"})))
+    check(w[-1][0] == "<-" and w[-1][2] == 0, "first window ends at vfs_read's return")
+
+
+def summary(text):
+    m = re.search(r"dynamic call graph \(kernel\): (\d+) windows, (\d+) traps.*?"
+                  r"(\d+) tail traps, (\d+) drained.*?(\d+) ended at return to user, "
+                  r"(\d+) aborted, switches (\d+) out / (\d+) in, (\d+) nested, "
+                  r"(\d+) refused", text)
+    if not m:
+        return None
+    keys = ("windows traps tail drained by_guard aborted out in nested "
+            "refused").split()
+    return dict(zip(keys, map(int, m.groups())))
+
+
+def cmd_stress(log, reads):
+    text = open(log, errors="replace").read()
+    m = re.search(r"kernel-readfile: reads=(\d+)", text)
+    s = summary(text)
+    check(m is not None and int(m.group(1)) == int(reads),
+          "the program made %s read() calls" % reads)
+    check(s is not None, "kernel summary printed")
+    if not s or not m:
+        return
+    n = int(m.group(1))
+    check(s["windows"] == n, "one window per vfs_read (%d windows, %d reads)" %
+          (s["windows"], n))
+    check(s["drained"] == n, "every window ended at vfs_read's return (%d)" % s["drained"])
+    check(s["refused"] == 0 and s["nested"] == 0 and s["aborted"] == 0,
+          "nothing refused, nested or aborted")
+    check(s["out"] == s["in"], "TF taken away and given back equally often (%d/%d)"
+          % (s["out"], s["in"]))
+    check(s["traps"] > 100 * n, "traps counted (%d)" % s["traps"])
+    print("INFO: %s" % s)
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__)
+        return 2
+    cmd, args = argv[1], argv[2:]
+    table = {"b64": (cmd_b64, 2), "vfs": (cmd_vfs, 4), "edges": (cmd_edges, 1),
+             "pipe": (cmd_pipe, 2), "stress": (cmd_stress, 2)}
+    if cmd not in table or len(args) != table[cmd][1]:
+        print("ktrace: bad command line: %s" % " ".join(argv[1:]))
+        return 2
+    rc = table[cmd][0](*args)
+    if cmd == "b64":
+        return rc
+    return 1 if results["fail"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
