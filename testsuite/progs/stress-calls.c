@@ -10,20 +10,22 @@
  * traced thread (handlers that call functions), fork, and exec of its
  * own image from inside a window.
  *
- *   stress-calls all ROUNDS ITERS      every kind, in that order, then
- *                                      an exec chain of ROUNDS images
+ *   stress-calls all ROUNDS ITERS      ROUNDS windows of each kind, in
+ *                                      that order, then an exec chain:
+ *                                      ROUNDS windows that each exec the
+ *                                      next image, and a last image
  *   stress-calls calls|threads|signals|fork ROUNDS ITERS
  *   stress-calls spin SECONDS ITERS    windows back to back for SECONDS
- *                                      (for unloading the module mid-trace)
+ *                                      (to unload the module mid-trace)
+ *   stress-calls exec LEFT ITERS [LEAF_A WINDOWS]   one link of the chain
  *
- * ITERS: leaf calls per window (each about 10 stepped instructions).
- * At the end it prints "stress: leaf_a=N windows=W ok": N is every
- * call of leaf_a() made by this process, its threads, its forked
- * children and the images it exec'd from (W: windows likewise,
- * forked children's and the exec chain's last image's not included),
- * counted by the program
- * itself (an oracle for a uprobe counter on leaf_a).  Exit 0 unless
- * something went wrong (a stray SIGTRAP kills it instead).
+ * ITERS: leaf calls per window (about 14 stepped instructions each).
+ * At the end it prints "stress: leaf_a=N windows=W ok", counted by the
+ * program itself, as oracles for uprobe counters on leaf_a and work:
+ * N is every call of leaf_a() made by this process, its threads, its
+ * forked children and the images it exec'd from; W every call of
+ * work() (forked children make none).  Exit 0 unless something went
+ * wrong (a stray SIGTRAP kills it instead).
  */
 #include <pthread.h>
 #include <signal.h>
