@@ -13,6 +13,12 @@
  */
 #define RED_ZONE	128
 
+/*
+ * No function is bigger: a jump site farther than this from a frame's
+ * entry lies in some other function.
+ */
+#define FUNC_SPAN_MAX	(1u << 20)
+
 /* Everything one stop needs; keeps the helpers' argument lists short. */
 struct stop {
 	struct dcg_thread *t;
@@ -209,6 +215,13 @@ static int jump_leaves_function(struct stop *st, const struct dcg_transfer *x,
 		return st->ip <= top->func;
 	if (x->insn.flags & DCG_INSN_NOTRACK)
 		return 0;
+	/*
+	 * Plain jumps (a PLT stub, then ld.so's lazy binding resolver) may
+	 * have carried control out of the frame's function: a jump site
+	 * that far from its entry is not in it, so this is no loop.
+	 */
+	if (x->from - top->func > FUNC_SPAN_MAX)
+		return 1;
 	return !(st->ip >= top->func && st->ip <= x->from);
 }
 

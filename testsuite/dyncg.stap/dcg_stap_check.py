@@ -29,10 +29,21 @@
       threads in order of appearance, and compare them (calls of the
       -finstrument-functions hooks left out).
 
+  windows CSV NAME...
+      One line per window of a dcg-report CSV listing (a window starts at
+      a call of its thread flagged root), in the order they open:
+        window N tid T root F events E calls C1,C2... last TYPE:CALLEE end K
+      C1,C2... are the window's direct calls (depth 2) of the NAMEs, in
+      order; "last" is its final event not flagged "end", K the number
+      of events flagged "end" (the returns the runtime writes when it
+      stops a window early, e.g. at an exec); " (events after the end)"
+      follows if a real event came after one of those.  Exits 0.
+
 Both reductions are independent of the code under test: the oracle is
 the compiler's instrumentation, the counts are recomputed from events.
 """
 import collections
+import csv
 import re
 import struct
 import subprocess
@@ -307,6 +318,54 @@ def cmd_same(a, b, binary):
     return 1
 
 
+def cmd_windows(path, names):
+    """Threads interleave in the listing: each row belongs to the
+    current window of its thread."""
+    keep = set(names)
+    wins, cur = [], {}
+    try:
+        f = open(path)
+    except OSError as e:
+        die("%s: %s" % (path, e.strerror))
+    with f:
+        rows = csv.reader(f)
+        head = next(rows, [])
+        col = {n: i for i, n in enumerate(head)}
+        for k in ("tid", "type", "depth", "callee", "flags"):
+            if k not in col:
+                die("%s: not a dcg-report csv listing (no %s column)"
+                    % (path, k))
+        for n, w in enumerate(rows, 2):
+            if len(w) != len(head):
+                die("%s:%d: %d fields, want %d" % (path, n, len(w), len(head)))
+            tid, typ, callee = w[col["tid"]], w[col["type"]], w[col["callee"]]
+            flags = w[col["flags"]].split("|")
+            if typ == "call" and "root" in flags:
+                cur[tid] = {"tid": tid, "root": callee, "events": 0,
+                            "calls": [], "last": "-", "end": 0,
+                            "end_then_more": False}
+                wins.append(cur[tid])
+            win = cur.get(tid)
+            if win is None:
+                continue
+            win["events"] += 1
+            if "end" in flags:
+                win["end"] += 1
+                continue
+            if win["end"]:
+                win["end_then_more"] = True
+            win["last"] = typ + ":" + callee
+            if (typ in ("call", "tailcall") and w[col["depth"]] == "2"
+                    and callee in keep):
+                win["calls"].append(callee)
+    for i, win in enumerate(wins, 1):
+        print("window %d tid %s root %s events %d calls %s last %s end %d%s"
+              % (i, win["tid"], win["root"], win["events"],
+                 ",".join(win["calls"]) or "-", win["last"], win["end"],
+                 " (events after the end)" if win["end_then_more"] else ""))
+    return 0
+
+
 def main(argv):
     if len(argv) == 6 and argv[1] == "oracle":
         return cmd_oracle(*argv[2:])
@@ -316,8 +375,10 @@ def main(argv):
         return cmd_count(argv[2])
     if len(argv) == 5 and argv[1] == "same":
         return cmd_same(argv[2], argv[3], argv[4])
+    if len(argv) >= 3 and argv[1] == "windows":
+        return cmd_windows(argv[2], argv[3:])
     die("usage: oracle BINARY HOOKLOG STAPTEXT ROOT | edges TRACE CSV | "
-        "count TRACE | same CSV1 CSV2 BINARY")
+        "count TRACE | same CSV1 CSV2 BINARY | windows CSV NAME...")
 
 
 if __name__ == "__main__":
