@@ -34,6 +34,7 @@
 
 #include "dyncg_kernel.h"
 #include "kernel_mode.h"	/* dyncg kernel mode */
+#include "nofault.c"
 #include "trap_flag.c"
 #include "task_slots.c"
 #include "transport.c"

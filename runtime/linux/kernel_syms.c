@@ -46,22 +46,9 @@ static void dcg_ksyms_init(void)
 /* Only kernel addresses: a kernel window never reads user memory. */
 static int dcg_kread(void *ctx, dcg_u64 addr, void *buf, unsigned int len)
 {
-	unsigned int done = 0;
-
 	if (addr < TASK_SIZE_MAX)
 		return 0;
-	while (done < len) {
-		unsigned long a = addr + done;
-		unsigned int chunk = PAGE_SIZE - (a & ~PAGE_MASK);
-
-		if (chunk > len - done)
-			chunk = len - done;
-		if (copy_from_kernel_nofault((char *)buf + done,
-					     (const void *)a, chunk))
-			break;
-		done += chunk;
-	}
-	return done;
+	return dcg_read_nofault(addr, buf, len, true);
 }
 
 static int dcg_kfunc_bounds(void *ctx, dcg_u64 addr, dcg_u64 *start,

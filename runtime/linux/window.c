@@ -34,20 +34,7 @@ static u64 dcg_now_ns(void)
 /* Target memory for the engine: the current task's, never faulting. */
 static int dcg_read_user(void *ctx, dcg_u64 addr, void *buf, unsigned int len)
 {
-	unsigned int done = 0;
-
-	while (done < len) {
-		unsigned long a = addr + done;
-		unsigned int chunk = PAGE_SIZE - (a & ~PAGE_MASK);
-
-		if (chunk > len - done)
-			chunk = len - done;
-		if (copy_from_user_nofault((char *)buf + done,
-					   (const void __user *)a, chunk))
-			break;
-		done += chunk;
-	}
-	return done;
+	return dcg_read_nofault(addr, buf, len, false);
 }
 
 /* Function bounds from stap's symbol tables (needs -d or --ldd). */
