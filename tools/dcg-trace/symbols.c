@@ -123,10 +123,10 @@ static int resolve_module(Dwfl_Module *mod, void **ud, const char *mname,
 	return DWARF_CB_OK;
 }
 
-/* Every defined function called @name, in any module: how many found. */
-int sym_resolve(const char *name, uint64_t *addrs, int max)
+/* Functions named @pattern (a glob if @glob), in any module. */
+static int resolve(const char *pattern, bool glob, uint64_t *addrs, int max)
 {
-	struct resolve_ctx c = { name, addrs, 0, max, false };
+	struct resolve_ctx c = { pattern, addrs, 0, max, glob };
 
 	if (!dwfl)
 		return 0;
@@ -136,17 +136,16 @@ int sym_resolve(const char *name, uint64_t *addrs, int max)
 	return c.n;
 }
 
+/* Every defined function called @name, in any module: how many found. */
+int sym_resolve(const char *name, uint64_t *addrs, int max)
+{
+	return resolve(name, false, addrs, max);
+}
+
 /* Every defined function whose name matches @glob (skip.c, -N). */
 int sym_resolve_glob(const char *glob, uint64_t *addrs, int max)
 {
-	struct resolve_ctx c = { glob, addrs, 0, max, true };
-
-	if (!dwfl)
-		return 0;
-	if (dwfl_stale)
-		report();
-	dwfl_getmodules(dwfl, resolve_module, &c, 0);
-	return c.n;
+	return resolve(glob, true, addrs, max);
 }
 
 int sym_lookup_dldebug(uint64_t *addr)
