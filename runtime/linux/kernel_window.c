@@ -284,6 +284,13 @@ static void dcg_kguard_fn(struct callback_head *cb)
 		dcg_kwin_finish(kw);
 	dcg_sched_detach(kw);
 	dcg_kwin_release(kw);
+	/*
+	 * Before the program goes on (and maybe exits, ending the session),
+	 * let stapio read the window: transport.c says why.  Still counted
+	 * in dcg_k.guards, so teardown cannot free this code under us.
+	 */
+	if (!READ_ONCE(dcg_k.stopping))
+		dcg_out_wait_read();
 	if (atomic_dec_and_test(&dcg_k.guards))
 		wake_up(&dcg_kguard_wq);
 }
@@ -315,7 +322,11 @@ static void dcg_kernel_summary(void)
 		    (long long)atomic64_read(&dcg_k.nested),
 		    (long long)atomic64_read(&dcg_k.refused),
 		    dcg_ksize_offset ? "kallsyms" : "none");
-	_stp_print_flush();
+	/*
+	 * No flush here: the end probe's epilogue sends this together with
+	 * the rest of the end-of-run text, as one message.  Stapio 4.8,
+	 * once told to exit, reads only the message in hand.
+	 */
 }
 
 /*

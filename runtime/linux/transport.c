@@ -18,10 +18,17 @@
 #include <linux/relay.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+
+#define DCG_READ_WAIT_MS	1000	/* longest wait for stapio to read */
 
 static bool _stp_print_trylock_irqsave(unsigned long *flags);
 static void _stp_print_unlock_irqrestore(unsigned long *flags);
 static void *_stp_reserve_bytes(int numbytes);
+/* Tentative definitions: the runtime's transport.c defines these later. */
+static int _stp_pid;		/* stapio's */
+static int _stp_exit_flag;	/* the session is ending */
 
 /*
  * Append whole records to this CPU's print buffer.  A probe handler's
@@ -67,6 +74,64 @@ static void dcg_relay_guard(void)
 	    chan->subbuf_size - buf->offset <= dcg_g.stp_hlen)
 		relay_switch_subbuf(buf, 0);
 	_stp_print_unlock_irqrestore(&flags);
+}
+
+/*
+ * Has stapio left anything of the relay unread?  Its read path switches
+ * out a sub-buffer holding data before reading, so "all read" is every
+ * buffer at offset 0 with nothing produced that was not consumed.
+ */
+static bool dcg_relay_unread(void)
+{
+	struct rchan *chan = dcg_g.rchan;
+	int cpu;
+
+	if (!chan)
+		return false;
+	for_each_online_cpu(cpu) {
+		struct rchan_buf *buf = *per_cpu_ptr(chan->buf, cpu);
+
+		if (buf && (READ_ONCE(buf->offset) ||
+			    READ_ONCE(buf->subbufs_produced) !=
+			    READ_ONCE(buf->subbufs_consumed)))
+			return true;
+	}
+	return false;
+}
+
+/* Set when stapio did not keep up once: do not hold anyone up again. */
+static int dcg_reader_slow;
+
+/*
+ * Wait (sleeping, bounded) until stapio has read everything.  Stap 4.8's
+ * stapio reads the relay one message per loop and, once it is told to
+ * exit (close_relayfs), ends after the message in hand: whatever is
+ * still unread is lost without a word, stap's own end-of-run output
+ * included.  A window is written while its task holds the CPU in the
+ * kernel, so stapio typically still has most of it to read when the
+ * traced program exits, and the session's end then races stapio's
+ * reader.  Called in the traced task on its way back to user mode (task
+ * work): the program goes on only once its window has been read.  Never
+ * in stapio itself, which would wait for its own reader thread.
+ */
+static void dcg_out_wait_read(void)
+{
+	unsigned long until = jiffies + msecs_to_jiffies(DCG_READ_WAIT_MS);
+
+	if (!dcg_g.rchan || READ_ONCE(dcg_reader_slow) ||
+	    current->tgid == _stp_pid)
+		return;
+	while (dcg_relay_unread()) {
+		if (time_after(jiffies, until)) {
+			WRITE_ONCE(dcg_reader_slow, 1);
+			return;
+		}
+		/* exiting: stapio stops reading, teardown waits for us */
+		if (fatal_signal_pending(current) ||
+		    READ_ONCE(_stp_exit_flag) || READ_ONCE(dcg_g.stopping))
+			return;
+		msleep(1);
+	}
 }
 
 /* Append and hand to the transport now, as one message. */
