@@ -190,6 +190,7 @@ void task_del(struct task *t);
 int task_getregs(struct task *t);
 int task_setregs(struct task *t);
 int task_resume(struct task *t, enum resume_how how, int sig);
+void task_read_comm(pid_t pid, pid_t tid, char *comm, size_t size);
 int stop_world(struct task *except);
 void resume_world(struct task *except);
 void thread_record(struct task *t, unsigned int what);

@@ -210,23 +210,6 @@ static void install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-static void read_comm(pid_t pid, char *comm, size_t size)
-{
-	char path[64];
-	ssize_t n;
-	int fd;
-
-	memset(comm, 0, size);
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	n = read(fd, comm, size - 1);
-	close(fd);
-	if (n > 0 && comm[n - 1] == '\n')
-		comm[n - 1] = 0;
-}
-
 static void begin_trace(void)
 {
 	char comm[16];
@@ -242,7 +225,7 @@ static void begin_trace(void)
 		       "breakpoints stay in the program", strerror(-ret));
 	if (sym_init(T.pid) < 0)
 		warnx_("libdwfl could not report all modules of %d", T.pid);
-	read_comm(T.pid, comm, sizeof(comm));
+	task_read_comm(T.pid, T.pid, comm, sizeof(comm));
 	ret = dcg_write_header(&T.w, DCG_HOST_PTRACE, T.mode, T.pid, 0,
 			       T.start_ns, comm);
 	if (ret < 0)

@@ -178,7 +178,8 @@ void resume_world(struct task *except)
 	}
 }
 
-static void read_comm(pid_t pid, pid_t tid, char *comm, size_t size)
+/* A thread's name; the leader's (tid == pid) is the process's. */
+void task_read_comm(pid_t pid, pid_t tid, char *comm, size_t size)
 {
 	char path[64];
 	ssize_t n;
@@ -199,6 +200,6 @@ void thread_record(struct task *t, unsigned int what)
 {
 	char comm[16];
 
-	read_comm(t->tgid, t->tid, comm, sizeof(comm));
+	task_read_comm(t->tgid, t->tid, comm, sizeof(comm));
 	dcg_write_thread(&T.w, t->tid, now_ns(), what, t->tgid, comm);
 }
