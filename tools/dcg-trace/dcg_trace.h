@@ -11,6 +11,7 @@
  *   memory.c      /proc/PID/mem reads, cache of read-only code pages
  *   symbols.c     function names -> addresses (libdwfl), maps, MAP records
  *   mode.c        --mode auto: does PTRACE_SINGLEBLOCK stop less often?
+ *   frontend.c    the process the user sees; the tracer is its child
  *   guardian.c    a process that restores our int3s if we are killed
  */
 #ifndef DCG_TRACE_H
@@ -214,6 +215,10 @@ int sym_lookup_dldebug(uint64_t *addr);
 int maps_scan(bool write_new);
 void maps_forget(void);
 uint64_t auxv_entry(pid_t pid);
+
+/* frontend.c: the process the user signals forwards to the tracer */
+void frontend_split(void);
+bool frontend_gone(void);
 
 /* guardian.c: restores our int3s if dcg-trace dies (SIGKILL) */
 int guardian_start(pid_t pid, bool kill_program);

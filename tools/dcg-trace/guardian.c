@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * guardian.c - put the program's code back when dcg-trace dies.
+ * guardian.c - put the program's code back when the tracer dies.
  *
- * SIGKILL cannot be caught: a dcg-trace killed with it leaves its int3
- * bytes in the program, which the kernel then detaches, and the next
- * call of a traced function kills the program with SIGTRAP.  So at the
+ * The front end (frontend.c) makes a SIGKILL of dcg-trace an orderly
+ * detach; this is the second line, for the tracer process itself being
+ * killed (or crashing).  A tracer killed leaves its int3 bytes in the
+ * program, which the kernel then detaches, and the next call of a
+ * traced function kills the program with SIGTRAP.  So at the
  * start of tracing dcg-trace forks a guardian: a small process in a
  * session of its own (a signal to dcg-trace's process group does not
  * reach it) whose only job is to wait for end of file on a pipe whose

@@ -381,6 +381,11 @@ static int finish(void)
 	bool detached = T.ntasks > 0;
 	int ret, rc = 0;
 
+	if (detached && frontend_gone())
+		warnx_("the dcg-trace front end was killed: %s process %d",
+		       T.started && !T.opt.leave_running ?
+		       "killing the program it started," : "detaching from",
+		       T.pid);
 	if (detached) {
 		cleanup_detach();
 		if (T.started && (!T.opt.leave_running || T.fatal)) {
@@ -420,6 +425,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	parse_args(argc, argv);
+	frontend_split();	/* from here on, this is the tracer */
 	T.mode = T.opt.mode ? T.opt.mode : mode_detect();
 	ret = dcg_writer_open(&T.w, T.opt.out, T.opt.max_events);
 	if (ret < 0)
