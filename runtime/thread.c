@@ -204,6 +204,15 @@ static int jump_leaves_function(struct stop *st, const struct dcg_transfer *x,
 	    ops->func_bounds(ops->ctx, x->from, &start, &end) == 0)
 		return st->ip < start || st->ip >= end || st->ip == start;
 	/*
+	 * No symbols for the jump site, but for the target: a loop stays in
+	 * one function, so a known function around the target that does
+	 * not hold the site is another one (ld.so's resolver jumping to the
+	 * bound library function, whatever the distance).
+	 */
+	if (ops && ops->func_bounds &&
+	    ops->func_bounds(ops->ctx, st->ip, &start, &end) == 0)
+		return x->from < start || x->from >= end;
+	/*
 	 * No symbols: only what cannot be a jump inside the function.
 	 * notrack marks a switch table; a backward jump that stays between
 	 * the entry and the jump is a loop; a direct jump forward may be

@@ -110,6 +110,9 @@
  * 4011f5      c3              ret
  * 4011fe tail: e8 00          call, cut short by the end of the region
  * Everything else is int3 (cc).
+ *
+ * Lazy PLT binding and the 1 MiB function span have their own regions
+ * further down (prog, libfoo, ldso, span_lo, span_hi), with listings.
  */
 #include <stdio.h>
 #include <string.h>
@@ -156,40 +159,167 @@ static const unsigned char code[512] = {
 #define NOPS_SIZE	(DCG_WALK_MAX_BYTES + 64)
 static unsigned char nops[NOPS_SIZE];
 
+/*
+ * The listings below were checked by assembling them with GNU as,
+ * linking each region at its address and comparing `objdump -d`.
+ *
+ * A program calling foo() in a shared library through its PLT, the way
+ * GNU ld lays out a lazy-binding .plt (the same bytes as `objdump -d -j
+ * .plt` of any gcc-built program here), with .got.plt at 0x404000:
+ * GOT[1] = the link_map, GOT[2] = ld.so's resolver, GOT[3] = foo's slot
+ * (foo@plt+6 until bound, then foo).
+ *
+ * 403000 main:    e8 1b 00 00 00     call 403020 <foo@plt>
+ * 403005          c3                 ret
+ * 403010 PLT0:    ff 35 f2 0f 00 00  push 0xff2(%rip)   # 404008 GOT[1]
+ * 403016          ff 25 f4 0f 00 00  jmp *0xff4(%rip)   # 404010 GOT[2]
+ * 40301c          0f 1f 40 00        nopl 0x0(%rax)
+ * 403020 foo@plt: ff 25 f2 0f 00 00  jmp *0xff2(%rip)   # 404018 GOT[3]
+ * 403026          68 00 00 00 00     push $0x0          (reloc index)
+ * 40302b          e9 e0 ff ff ff     jmp 403010 <PLT0>
+ */
+#define MAIN		0x403000ULL
+#define PLT0		0x403010ULL
+#define PLT_FOO		0x403020ULL
+static const unsigned char prog[48] = {
+	/* 0x403000 */ 0xe8, 0x1b, 0x00, 0x00, 0x00, 0xc3, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
+	/* 0x403010 */ 0xff, 0x35, 0xf2, 0x0f, 0x00, 0x00, 0xff, 0x25, 0xf4, 0x0f, 0x00, 0x00, 0x0f, 0x1f, 0x40, 0x00,
+	/* 0x403020 */ 0xff, 0x25, 0xf2, 0x0f, 0x00, 0x00, 0x68, 0x00, 0x00, 0x00, 0x00, 0xe9, 0xe0, 0xff, 0xff, 0xff,
+};
+
+/* 7f0000100000 foo: 89 f8  mov %edi,%eax;  7f0000100002: c3  ret */
+#define FOO		0x7f0000100000ULL
+static const unsigned char libfoo[16] = {
+	0x89, 0xf8, 0xc3, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
+};
+
+/*
+ * ld.so, 1 MiB above libfoo as the kernel and ld.so map them (ld.so
+ * first, at the top; the libraries below it), so that foo lies between
+ * foo@plt and the resolver's jump.  The resolver is
+ * _dl_runtime_resolve_xsavec cut down to what moves rsp or control;
+ * each insn here is one of Debian 12's ld.so (whose .symtab is
+ * stripped: no func_bounds there), except the sub, which there takes
+ * the xsave area's size from memory.  _dl_fixup is cut down to finding
+ * foo (the real one also stores it into GOT[3]).
+ *
+ * 7f0000200000 resolve: 53           push %rbx
+ * 7f0000200001  48 89 e3             mov %rsp,%rbx
+ * 7f0000200004  48 83 e4 c0          and $-64,%rsp
+ * 7f0000200008  48 83 ec 40          sub $0x40,%rsp
+ * 7f000020000c  48 8b 73 10          mov 0x10(%rbx),%rsi  (reloc index)
+ * 7f0000200010  48 8b 7b 08          mov 0x8(%rbx),%rdi   (link_map)
+ * 7f0000200014  e8 27 00 00 00       call 7f0000200040 <fixup>
+ * 7f0000200019  49 89 c3             mov %rax,%r11
+ * 7f000020001c  48 89 dc             mov %rbx,%rsp
+ * 7f000020001f  48 8b 1c 24          mov (%rsp),%rbx
+ * 7f0000200023  48 83 c4 18          add $0x18,%rsp  (rbx, link_map, index)
+ * 7f0000200027  41 ff e3             jmp *%r11            (to foo)
+ * 7f0000200040 fixup:  48 8d 05 b9 ff ef ff  lea -0x100047(%rip),%rax # foo
+ * 7f0000200047  c3                   ret
+ */
+#define LDSO		0x7f0000200000ULL
+#define LINK_MAP	0x7f0000230000ULL	/* a value PLT0 pushes */
+/* The resolver and _dl_fixup; d0..d3: the lea's disp32 (where foo is) */
+#define LDSO_CODE(d0, d1, d2, d3) { \
+	/* +0x00 */ 0x53, 0x48, 0x89, 0xe3, 0x48, 0x83, 0xe4, 0xc0, 0x48, 0x83, 0xec, 0x40, 0x48, 0x8b, 0x73, 0x10, \
+	/* +0x10 */ 0x48, 0x8b, 0x7b, 0x08, 0xe8, 0x27, 0x00, 0x00, 0x00, 0x49, 0x89, 0xc3, 0x48, 0x89, 0xdc, 0x48, \
+	/* +0x20 */ 0x8b, 0x1c, 0x24, 0x48, 0x83, 0xc4, 0x18, 0x41, 0xff, 0xe3, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, \
+	/* +0x30 */ 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, \
+	/* +0x40 */ 0x48, 0x8d, 0x05, d0, d1, d2, d3, 0xc3, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, \
+}
+static const unsigned char ldso[80] = LDSO_CODE(0xb9, 0xff, 0xef, 0xff);
+
+/*
+ * The same three mapped close together, as a small library's are when
+ * it is loaded before libc (DT_NEEDED order; ld.so maps each one below
+ * the last): the caller's library lowest, foo's library above it, ld.so
+ * 0x20000 above the caller.  Measured on such a pair of libraries (a
+ * program printing its /proc/self/maps): foo@plt at 7fd2e94de030, foo
+ * at 7fd2e94e30f9, the resolver's jmp *%r11 at 7fd2e9503346.
+ * The prog and libfoo bytes are the same; in ld.so only _dl_fixup's
+ * lea differs: 7f0000520040: 48 8d 05 b9 4f fe ff  lea -0x1b047(%rip)
+ * (foo at 7f0000505000).
+ */
+#define NEAR_MAIN	0x7f0000500000ULL
+#define NEAR_FOO	0x7f0000505000ULL
+#define NEAR_LDSO	0x7f0000520000ULL
+static const unsigned char ldso_near[80] = LDSO_CODE(0xb9, 0x4f, 0xfe, 0xff);
+
+/*
+ * Functions whose code spans about 1 MiB, with no symbols: each jumps
+ * forward to a jmp *%rax placed (entry + span) and back to its ret.
+ *
+ * 600000 f1: e9 fb ff 0f 00  jmp 700000   (span 0x100000: exactly 1 MiB)
+ * 600005     c3              ret
+ * 600010 f2: e9 fc ff 0f 00  jmp 700011   (span 0x100001: 1 MiB + 1)
+ * 600015     c3              ret
+ * 600020 f3: e9 fa ff 0f 00  jmp 70001f   (span 0xfffff: 1 MiB - 1)
+ * 600025     c3              ret
+ * 700000     ff e0           jmp *%rax    (to 600005)
+ * 700011     ff e0           jmp *%rax    (to 600015)
+ * 70001f     ff e0           jmp *%rax    (to 600025)
+ */
+#define SPAN_LO		0x600000ULL
+#define SPAN_HI		0x700000ULL
+static const unsigned char span_lo[48] = {
+	/* 0x600000 */ 0xe9, 0xfb, 0xff, 0x0f, 0x00, 0xc3, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
+	/* 0x600010 */ 0xe9, 0xfc, 0xff, 0x0f, 0x00, 0xc3, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
+	/* 0x600020 */ 0xe9, 0xfa, 0xff, 0x0f, 0x00, 0xc3, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
+};
+static const unsigned char span_hi[48] = {
+	/* 0x700000 */ 0xff, 0xe0, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
+	/* 0x700010 */ 0xcc, 0xff, 0xe0, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xff,
+	/* 0x700020 */ 0xe0, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
+};
+
 #define STK_BASE	0x7fff0000ULL
 #define STK_SIZE	0x2000
 static unsigned char stack[STK_SIZE];
 
-#define S0	(STK_BASE + 0x1800)	/* rsp at the entry of the root */
+#define S0	(STK_BASE + 0x1800)	/* rsp at the entry of the root
+					 * (64-byte aligned) */
 #define HS	(S0 - 0x408)		/* rsp at a signal handler's entry */
 #define R0	0x402000ULL		/* the root's return address */
 
 static int failures;
 
-static int region_read(dcg_u64 addr, void *buf, unsigned int len,
-		       dcg_u64 base, const unsigned char *mem, dcg_u64 size)
-{
-	dcg_u64 n;
-
-	if (addr < base || addr >= base + size)
-		return -1;
-	n = base + size - addr;
-	if (n > len)
-		n = len;
-	memcpy(buf, mem + (addr - base), n);
-	return (int)n;
-}
+/* Everything readable; all else is unmapped. */
+static const struct region {
+	dcg_u64 base;
+	const unsigned char *mem;
+	dcg_u64 size;
+} regions[] = {
+	{ CODE_BASE, code, sizeof(code) },
+	{ NOPS_BASE, nops, NOPS_SIZE },
+	{ MAIN, prog, sizeof(prog) },
+	{ FOO, libfoo, sizeof(libfoo) },
+	{ LDSO, ldso, sizeof(ldso) },
+	{ NEAR_MAIN, prog, sizeof(prog) },
+	{ NEAR_FOO, libfoo, sizeof(libfoo) },
+	{ NEAR_LDSO, ldso_near, sizeof(ldso_near) },
+	{ SPAN_LO, span_lo, sizeof(span_lo) },
+	{ SPAN_HI, span_hi, sizeof(span_hi) },
+	{ STK_BASE, stack, STK_SIZE },
+};
 
 static int fake_read(void *ctx, dcg_u64 addr, void *buf, unsigned int len)
 {
-	int n;
+	const struct region *r;
+	unsigned int i;
+	dcg_u64 n;
 
-	n = region_read(addr, buf, len, CODE_BASE, code, sizeof(code));
-	if (n < 0)
-		n = region_read(addr, buf, len, NOPS_BASE, nops, NOPS_SIZE);
-	if (n < 0)
-		n = region_read(addr, buf, len, STK_BASE, stack, STK_SIZE);
-	return n < 0 ? 0 : n;
+	for (i = 0; i < sizeof(regions) / sizeof(regions[0]); i++) {
+		r = &regions[i];
+		if (addr < r->base || addr >= r->base + r->size)
+			continue;
+		n = r->base + r->size - addr;
+		if (n > len)
+			n = len;
+		memcpy(buf, r->mem + (addr - r->base), n);
+		return (int)n;
+	}
+	return 0;
 }
 
 static void stack_write(dcg_u64 addr, dcg_u64 val)
@@ -206,8 +336,21 @@ static void stack_write(dcg_u64 addr, dcg_u64 val)
 		stack[addr - STK_BASE + i] = (unsigned char)(val >> (8 * i));
 }
 
-/* Function bounds from the listing above. */
-static const struct { dcg_u64 start, end; } funcs[] = {
+struct range {
+	dcg_u64 start, end;
+};
+
+/* A host's symbol table: what its func_bounds callback knows. */
+struct symtab {
+	const struct range *r;
+	unsigned int n;
+};
+
+/*
+ * Function bounds from the listings above, as an ELF .symtab gives them:
+ * main and foo have symbols; the PLT and ld.so have none.
+ */
+static const struct range funcs[] = {
 	{ 0x401000, 0x401008 }, { 0x401010, 0x401012 }, { 0x401020, 0x401027 },
 	{ 0x401030, 0x40103d }, { 0x401040, 0x401049 }, { 0x401050, 0x401051 },
 	{ 0x401060, 0x40106a }, { 0x401070, 0x401073 }, { 0x401080, 0x401086 },
@@ -219,16 +362,32 @@ static const struct { dcg_u64 start, end; } funcs[] = {
 	{ 0x401150, 0x401157 }, { 0x401158, 0x40115f }, { 0x401180, 0x40118c },
 	{ 0x401190, 0x401193 }, { 0x401198, 0x40119e }, { 0x4011a0, 0x4011b1 },
 	{ 0x4011d0, 0x4011e1 }, { 0x4011e8, 0x4011f6 },
+	{ MAIN, MAIN + 6 }, { FOO, FOO + 3 },
+	{ NEAR_MAIN, NEAR_MAIN + 6 }, { NEAR_FOO, NEAR_FOO + 3 },
 };
+static const struct symtab syms_funcs = { funcs, sizeof(funcs) / sizeof(funcs[0]) };
+
+/* The other way round: ld.so with symbols (a debug build), foo without */
+static const struct range ldso_funcs[] = {
+	{ LDSO, LDSO + 0x2a }, { LDSO + 0x40, LDSO + 0x48 },
+};
+static const struct symtab syms_ldso = { ldso_funcs, 2 };
+
+/* f2 with symbols: one function from 600010 to past its jmp at 700011 */
+static const struct range big_funcs[] = {
+	{ SPAN_LO + 0x10, SPAN_HI + 0x13 },
+};
+static const struct symtab syms_big = { big_funcs, 1 };
 
 static int fake_bounds(void *ctx, dcg_u64 addr, dcg_u64 *start, dcg_u64 *end)
 {
+	const struct symtab *tab = ctx;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++) {
-		if (addr >= funcs[i].start && addr < funcs[i].end) {
-			*start = funcs[i].start;
-			*end = funcs[i].end;
+	for (i = 0; i < tab->n; i++) {
+		if (addr >= tab->r[i].start && addr < tab->r[i].end) {
+			*start = tab->r[i].start;
+			*end = tab->r[i].end;
 			return 0;
 		}
 	}
@@ -251,6 +410,15 @@ static const struct dcg_host_ops ops_plain = {
 };
 static const struct dcg_host_ops ops_bounds = {
 	.read = fake_read, .func_bounds = fake_bounds, .emit = record,
+	.ctx = (void *)&syms_funcs,
+};
+static const struct dcg_host_ops ops_ldso = {
+	.read = fake_read, .func_bounds = fake_bounds, .emit = record,
+	.ctx = (void *)&syms_ldso,
+};
+static const struct dcg_host_ops ops_big = {
+	.read = fake_read, .func_bounds = fake_bounds, .emit = record,
+	.ctx = (void *)&syms_big,
 };
 
 /*
@@ -293,6 +461,7 @@ struct scenario {
 	dcg_u64 entry, sp, ret_addr;	/* dcg_thread_begin() */
 	int here;			/* dcg_thread_begin_here() instead */
 	int bounds;			/* host provides func_bounds */
+	const struct dcg_host_ops *ops;	/* other bounds than funcs[] */
 	int end;			/* call dcg_thread_end() afterwards */
 	unsigned int cap, max_depth;
 	const struct step *steps;
@@ -350,7 +519,8 @@ static struct dcg_thread thread;
 /* Run a scenario's steps in @mode into events[]; returns the thread. */
 static struct dcg_thread *run(const struct scenario *sc, unsigned int mode)
 {
-	const struct dcg_host_ops *ops = sc->bounds ? &ops_bounds : &ops_plain;
+	const struct dcg_host_ops *ops = sc->ops ? sc->ops :
+		sc->bounds ? &ops_bounds : &ops_plain;
 	struct dcg_thread *t = &thread;
 	dcg_u64 ts = 1;
 	int i;
@@ -879,6 +1049,204 @@ static const struct want signal_at_ret_want[] = {
 	E(RET, 0, 0x401011, R0, S0 + 8, 0),
 };
 
+/*
+ * Lazy PLT binding.  main (the root, at depth 1) calls foo@plt; GOT[3]
+ * still points back into the stub, so its jmp *GOT[3] goes to the next
+ * insn: no tail call (a jump to the next insn never is one).  The stub
+ * pushes the reloc index and jumps to PLT0, which pushes the link_map
+ * and jumps into ld.so: rsp is below foo@plt's frame (S0 - 8), so
+ * neither jump can be a tail call.  The resolver calls _dl_fixup (a
+ * plain call and return, depth 3), pops all it pushed, and jumps to
+ * foo with rsp = S0 - 8 and [S0 - 8] = main+5: foo@plt's frame, torn
+ * down, so a tail-call candidate.  ld.so has no symbols, so the
+ * no-bounds rule decides: the jump site is 0x7f0000200027 - 0x403020,
+ * far more than 1 MiB, past foo@plt's entry: it is not in foo@plt, so
+ * the jump is a TAILCALL (INDIRECT) to foo, at depth 2.  Without that
+ * rule foo (0x7f0000100000) lies between the frame's entry and the
+ * jump site and would be taken for a loop: no TAILCALL, and foo's work
+ * charged to foo@plt.  foo's ret then matches foo@plt's frame by its
+ * slot: RET to main+5, depth 1, and main returns to depth 0.  Every
+ * stop in block mode is after a branch, so the events are the same.
+ * The stops for main at m, ld.so at l and foo, with rsp after each
+ * insn (S0 is 64-byte aligned, so and $-64 takes S0 - 32 to S0 - 64):
+ */
+#define PLT_LAZY_STEPS(m, l, foo)					\
+	WTK(S0 - 8, (m) + 5, (m) + 0x20, S0 - 8),	/* call foo@plt */ \
+	TK((m) + 0x26, S0 - 8),			/* jmp *GOT[3]: next insn */ \
+	WR(S0 - 16, 0),							\
+	ST((m) + 0x2b, S0 - 16),		/* push $0 */		\
+	TK((m) + 0x10, S0 - 16),		/* jmp PLT0 */		\
+	WR(S0 - 24, LINK_MAP),						\
+	ST((m) + 0x16, S0 - 24),		/* push GOT[1] */	\
+	TK((l), S0 - 24),			/* jmp *GOT[2] */	\
+	WR(S0 - 32, 0),							\
+	ST((l) + 0x01, S0 - 32),		/* push %rbx */		\
+	ST((l) + 0x04, S0 - 32),		/* mov %rsp,%rbx */	\
+	ST((l) + 0x08, S0 - 64),		/* and $-64,%rsp */	\
+	ST((l) + 0x0c, S0 - 128),		/* sub $0x40,%rsp */	\
+	ST((l) + 0x10, S0 - 128),					\
+	ST((l) + 0x14, S0 - 128),					\
+	WTK(S0 - 136, (l) + 0x19, (l) + 0x40, S0 - 136), /* call fixup */ \
+	ST((l) + 0x47, S0 - 136),		/* lea foo */		\
+	TK((l) + 0x19, S0 - 128),		/* ret */		\
+	ST((l) + 0x1c, S0 - 128),		/* mov %rax,%r11 */	\
+	ST((l) + 0x1f, S0 - 32),		/* mov %rbx,%rsp */	\
+	ST((l) + 0x23, S0 - 32),		/* mov (%rsp),%rbx */	\
+	ST((l) + 0x27, S0 - 8),			/* add $0x18,%rsp */	\
+	TK((foo), S0 - 8),			/* jmp *%r11 */		\
+	ST((foo) + 2, S0 - 8),			/* mov %edi,%eax */	\
+	TK((m) + 5, S0),			/* foo: ret */		\
+	TK(R0, S0 + 8)				/* main: ret */
+#define PLT_LAZY_WANT(m, l, foo)					\
+	E(CALL, DCG_EVF_ROOT, R0, (m), S0, 1),				\
+	E(CALL, 0, (m), (m) + 0x20, S0 - 8, 2),				\
+	E(CALL, 0, (l) + 0x14, (l) + 0x40, S0 - 136, 3),		\
+	E(RET, 0, (l) + 0x47, (l) + 0x19, S0 - 128, 2),			\
+	E(TAIL, IND, (l) + 0x27, (foo), S0 - 8, 2),			\
+	E(RET, 0, (foo) + 2, (m) + 5, S0, 1),				\
+	E(RET, 0, (m) + 5, R0, S0 + 8, 0)
+static const struct step plt_lazy_steps[] = {
+	PLT_LAZY_STEPS(MAIN, LDSO, FOO),
+};
+static const struct want plt_lazy_want[] = {
+	PLT_LAZY_WANT(MAIN, LDSO, FOO),
+};
+
+/*
+ * With foo's bounds, the jump site (no bounds) lies outside them: a
+ * TAILCALL.  Without any symbols (foo unknown too) the 1 MiB rule gives
+ * the same events ...
+ */
+#define plt_lazy_nosym_steps plt_lazy_steps
+#define plt_lazy_nosym_want plt_lazy_want
+
+/*
+ * ... and with ld.so's symbols but none for foo or main: the resolver's
+ * bounds [7f0000200000, 7f000020002a) decide, foo lies below them, so
+ * the jmp *%r11 is a TAILCALL by the bounds rule, not the 1 MiB one.
+ * call fixup lands outside the resolver: a call.
+ */
+#define plt_lazy_ldsyms_steps plt_lazy_steps
+#define plt_lazy_ldsyms_want plt_lazy_want
+
+/*
+ * The same call once GOT[3] holds foo: foo@plt's jmp *GOT[3] goes
+ * straight to foo with foo@plt's frame torn down.  The PLT has no
+ * symbols; the site is foo@plt's entry itself (span 0) and foo lies
+ * above it, outside [entry, site]: a TAILCALL (INDIRECT), depth 2.
+ */
+static const struct step plt_bound_steps[] = {
+	WTK(S0 - 8, MAIN + 5, PLT_FOO, S0 - 8),	/* call foo@plt */
+	TK(FOO, S0 - 8),			/* jmp *GOT[3] */
+	ST(FOO + 2, S0 - 8),
+	TK(MAIN + 5, S0),
+	TK(R0, S0 + 8),
+};
+static const struct want plt_bound_want[] = {
+	E(CALL, DCG_EVF_ROOT, R0, MAIN, S0, 1),
+	E(CALL, 0, MAIN, PLT_FOO, S0 - 8, 2),
+	E(TAIL, IND, PLT_FOO, FOO, S0 - 8, 2),
+	E(RET, 0, FOO + 2, MAIN + 5, S0, 1),
+	E(RET, 0, MAIN + 5, R0, S0 + 8, 0),
+};
+#define plt_bound_nosym_steps plt_bound_steps
+#define plt_bound_nosym_want plt_bound_want
+
+/*
+ * The 1 MiB rule's edge.  No symbols; the root fN jumps forward to its
+ * far jmp *%rax (a forward direct jump is never a tail call without
+ * bounds), which jumps back to fN's ret with the frame torn down: the
+ * target lies in [entry, site], a loop, unless the site is more than
+ * FUNC_SPAN_MAX (0x100000) bytes past the entry (thread.c:
+ * from - top->func > FUNC_SPAN_MAX).
+ * span_under: site - entry = 0xfffff: a loop, no event.
+ */
+static const struct step span_under_steps[] = {
+	TK(SPAN_HI + 0x1f, S0),			/* jmp 70001f */
+	TK(SPAN_LO + 0x25, S0),			/* jmp *%rax */
+	TK(R0, S0 + 8),
+};
+static const struct want span_under_want[] = {
+	E(CALL, DCG_EVF_ROOT, R0, SPAN_LO + 0x20, S0, 1),
+	E(RET, 0, SPAN_LO + 0x25, R0, S0 + 8, 0),
+};
+
+/* span_at: site - entry = 0x100000, exactly 1 MiB: still a loop */
+static const struct step span_at_steps[] = {
+	TK(SPAN_HI, S0),			/* jmp 700000 */
+	TK(SPAN_LO + 0x05, S0),			/* jmp *%rax */
+	TK(R0, S0 + 8),
+};
+static const struct want span_at_want[] = {
+	E(CALL, DCG_EVF_ROOT, R0, SPAN_LO, S0, 1),
+	E(RET, 0, SPAN_LO + 0x05, R0, S0 + 8, 0),
+};
+
+/*
+ * span_past: site - entry = 0x100001: the site is in another function,
+ * so the jump back is a TAILCALL (INDIRECT), and fN's ret then returns
+ * from the new top frame.
+ */
+static const struct step span_past_steps[] = {
+	TK(SPAN_HI + 0x11, S0),			/* jmp 700011 */
+	TK(SPAN_LO + 0x15, S0),			/* jmp *%rax */
+	TK(R0, S0 + 8),
+};
+static const struct want span_past_want[] = {
+	E(CALL, DCG_EVF_ROOT, R0, SPAN_LO + 0x10, S0, 1),
+	E(TAIL, IND, SPAN_HI + 0x11, SPAN_LO + 0x15, S0, 1),
+	E(RET, 0, SPAN_LO + 0x15, R0, S0 + 8, 0),
+};
+
+/*
+ * The same with symbols saying f2 spans [600010, 700013): the bounds
+ * decide before the 1 MiB rule is asked, and the target is inside (not
+ * the entry): a loop, no event.
+ */
+#define span_past_sym_steps span_past_steps
+static const struct want span_past_sym_want[] = {
+	E(CALL, DCG_EVF_ROOT, R0, SPAN_LO + 0x10, S0, 1),
+	E(RET, 0, SPAN_LO + 0x15, R0, S0 + 8, 0),
+};
+
+/*
+ * When the jump site has bounds, only they count: f10 with its
+ * frame torn down jumps (jmp *%rax) into the middle of f3, at its ret
+ * 40103c.  40103c lies outside f10 [4010d0, 4010de): a TAILCALL
+ * (INDIRECT), though the target is no function's entry; f3's ret then
+ * returns for f10's frame.
+ */
+static const struct step tail_mid_steps[] = {
+	ST(0x4010d1, S0 - 8),
+	ST(0x4010d4, S0 - 8),
+	ST(0x4010db, S0 - 8),
+	ST(0x4010dc, S0),
+	TK(0x40103c, S0),
+	TK(R0, S0 + 8),
+};
+static const struct want tail_mid_want[] = {
+	E(CALL, DCG_EVF_ROOT, R0, 0x4010d0, S0, 1),
+	E(TAIL, IND, 0x4010dc, 0x40103c, S0, 1),
+	E(RET, 0, 0x40103c, R0, S0 + 8, 0),
+};
+
+/*
+ * The same lazy binding with the three mapped close together (NEAR_*),
+ * as small libraries loaded before libc are: the resolver's jump site
+ * is 0x20007 bytes past foo@plt's entry, under FUNC_SPAN_MAX, and foo
+ * lies between the two, so the 1 MiB rule does not apply and the loop
+ * rule alone would take the jmp *%r11 for a loop inside foo@plt (no
+ * TAILCALL, foo's work charged to foo@plt: what the engine did before,
+ * seen with dcg-trace on real libraries).  foo has bounds, and the
+ * jump site is not in them: another function, so a TAILCALL.
+ */
+static const struct step plt_lazy_near_steps[] = {
+	PLT_LAZY_STEPS(NEAR_MAIN, NEAR_LDSO, NEAR_FOO),
+};
+static const struct want plt_lazy_near_want[] = {
+	PLT_LAZY_WANT(NEAR_MAIN, NEAR_LDSO, NEAR_FOO),
+};
+
 static const struct scenario scenarios[] = {
 	SCEN(callret, 0x401000),
 	SCEN(getpc, 0x401020),
@@ -908,6 +1276,17 @@ static const struct scenario scenarios[] = {
 	SCEN(loop_ind, 0x4011e8),
 	SCEN(slot_changed, 0x4010d0),
 	SCEN(signal_at_ret, 0x401010),
+	SCEN(plt_lazy, MAIN, .bounds = 1),
+	SCEN(plt_lazy_nosym, MAIN),
+	SCEN(plt_lazy_ldsyms, MAIN, .ops = &ops_ldso),
+	SCEN(plt_bound, MAIN, .bounds = 1),
+	SCEN(plt_bound_nosym, MAIN),
+	SCEN(span_under, SPAN_LO + 0x20),
+	SCEN(span_at, SPAN_LO),
+	SCEN(span_past, SPAN_LO + 0x10),
+	SCEN(span_past_sym, SPAN_LO + 0x10, .ops = &ops_big),
+	SCEN(tail_mid, 0x4010d0, .bounds = 1),
+	SCEN(plt_lazy_near, NEAR_MAIN, .bounds = 1),
 };
 
 static const struct scenario *scenario(const char *name)
@@ -973,6 +1352,48 @@ static void test_skipping(void)
 	t = run(&cut, DCG_MODE_STEP);
 	check(dcg_thread_skipping(t) == NULL,
 	      "skip: dcg_thread_skipping() is NULL above max_depth");
+}
+
+/*
+ * Lazy binding: right after the resolver's jmp *%r11 the top frame is
+ * foo's (func replaced, return slot and address still foo@plt's), at
+ * the depth the call made; at the end nothing was resynced, unmatched
+ * or unreadable (every byte the engine needs is mapped).
+ */
+static void test_plt(void)
+{
+	static const char *const names[] = {
+		"plt_lazy", "plt_lazy_nosym", "plt_lazy_ldsyms",
+	};
+	const struct dcg_frame *f;
+	struct dcg_thread *t;
+	struct scenario cut;
+	unsigned int i, m;
+
+	for (i = 0; i < N(names); i++) {
+		const struct scenario *sc = scenario(names[i]);
+
+		cut = *sc;
+		for (cut.nsteps = 0; cut.nsteps < sc->nsteps; cut.nsteps++)
+			if (sc->steps[cut.nsteps].ip == FOO)
+				break;
+		cut.nsteps++;
+		for (m = DCG_MODE_STEP; m <= DCG_MODE_EMU_BLOCK; m++) {
+			t = run(&cut, m);
+			f = dcg_shadow_top(&t->shadow);
+			result(f && t->shadow.depth == 2 && f->func == FOO &&
+			       f->ret_addr == MAIN + 5 && f->sp == S0 - 8,
+			       "%s: %s mode: at foo, the top frame is foo's",
+			       sc->name, mode_name(m));
+			t = run(sc, m);
+			result(t->shadow.depth == 0 && t->stats.resyncs == 0 &&
+			       t->stats.unmatched == 0 &&
+			       t->stats.decode_errors == 0 &&
+			       t->stats.read_errors == 0,
+			       "%s: %s mode: no resync, unmatched ret or error",
+			       sc->name, mode_name(m));
+		}
+	}
 }
 
 /* Stops whose code cannot be read or decoded: counted, no event. */
@@ -1105,11 +1526,16 @@ static void test_shadow(void)
 	check(ok, "shadow: no array means every frame overflows");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	unsigned int i;
 
 	memset(nops, 0x90, sizeof(nops));
+	if (argc != 1) {
+		fprintf(stderr, "test-classify: unknown argument '%s' (it takes none)\n",
+			argv[1]);
+		return 2;
+	}
 	for (i = 0; i < N(scenarios); i++) {
 		run_scenario(&scenarios[i], DCG_MODE_STEP);
 		run_scenario(&scenarios[i], DCG_MODE_BLOCK);
@@ -1118,6 +1544,7 @@ int main(void)
 	test_shadow();
 	test_counters();
 	test_skipping();
+	test_plt();
 	test_bad_code();
 	test_classify();
 	printf("INFO: %d failures\n", failures);
