@@ -66,6 +66,7 @@ struct dcg_slot {
 	u8 state_after_trap;		/* ARMED, or CLOSED when the root left */
 	u8 signalled;			/* re-arm in a signal handler's frame */
 	u8 at_entry;			/* window opened at a function entry */
+	u8 thread_started;		/* THREAD START written for this task */
 	u32 nest;			/* dynamic_call_graph(1) calls inside the
 					 * window, each owed a (0) */
 	u64 entry_ip, entry_sp, entry_ret, entry_ts;

@@ -154,7 +154,7 @@ static void dcg_kwin_setup(struct dcg_kwin *kw, struct pt_regs *regs,
 	s->produced = s->dropped = s->lost_buffer = s->stops = 0;
 	s->tid = current->pid;
 	s->pid = current->tgid;
-	s->mm = NULL;
+	s->mm = current->mm;		/* the guard tells an exec by it */
 	s->opened = 0;
 	dcg_kwin_entry(kw, regs, at_entry);
 	kw->syncing = 1;
@@ -268,6 +268,31 @@ static void dcg_kclose(struct pt_regs *regs)
 }
 
 /*
+ * A task that exited or exec'd in its kernel window (the guard runs in
+ * exit_task_work(), or on the return to the new image) gets the THREAD
+ * record dcg-trace writes; unless it has a user-mode slot too, whose
+ * hooks in window.c write it already.
+ */
+static void dcg_kwin_thread_end(struct dcg_kwin *kw)
+{
+	struct dcg_slot *s = &kw->s;
+	u32 what;
+
+	if (current->flags & PF_EXITING)
+		what = DCG_THREAD_EXIT;
+	else if (s->mm && current->mm != s->mm)
+		what = DCG_THREAD_EXEC;
+	else
+		return;
+	if (READ_ONCE(dcg_thread_hooks) && dcg_slot_find(current))
+		return;
+	s->tid = current->pid;		/* an exec'ing thread became leader */
+	s->pid = current->tgid;
+	dcg_out_thread(s, what);
+	dcg_out_flush(s);
+}
+
+/*
  * The task is on its way back to user mode, or exiting: in process
  * context, in the task itself.  Whatever is still open ends here.
  */
@@ -282,6 +307,8 @@ static void dcg_kguard_fn(struct callback_head *cb)
 	}
 	if (st == DCG_KW_ARMED || st == DCG_KW_DRAINED)
 		dcg_kwin_finish(kw);
+	if (!READ_ONCE(dcg_k.stopping))
+		dcg_kwin_thread_end(kw);
 	dcg_sched_detach(kw);
 	dcg_kwin_release(kw);
 	/*

@@ -11,10 +11,15 @@
  * probe handler, so atomically) and reused by the next window of the
  * same slot if big enough; never inside the trap handler.
  *
- * Exit and exec need no hook: an exited task takes no more traps, and
- * its slot is reclaimed by the next claim that finds it PF_EXITING (or
- * at module exit); after exec the notifier sees a different mm and lets
- * the slot go.
+ * Exit and exec are seen by window.c's hooks (the sched_process_exit
+ * and sched_process_exec tracepoints): they end a window still open and
+ * write the THREAD EXIT or EXEC record.  A slot keeps its task until the
+ * module goes, so the hooks know every task that has had a window.  The
+ * slot of a task that has exited is reclaimed by the next claim that
+ * finds the slots full, once the task is past those hooks (exit_state
+ * set, in exit_notify()) and its task work has run.  Without the hooks
+ * (no tracepoint) an exec is still noticed: the notifier sees a
+ * different mm, and the next window of the new image ends the old one.
  */
 #include <linux/slab.h>
 #include <linux/sched/task.h>
@@ -33,11 +38,15 @@ static struct dcg_slot *dcg_slot_find(struct task_struct *t)
 	return NULL;
 }
 
+/* window.c's exit and exec hooks are registered */
+static int dcg_thread_hooks;
+
 static int dcg_slot_dead(struct dcg_slot *s)
 {
 	struct task_struct *t = READ_ONCE(s->task);
 
 	return t && (READ_ONCE(t->flags) & PF_EXITING) &&
+	       (!READ_ONCE(dcg_thread_hooks) || READ_ONCE(t->exit_state)) &&
 	       !atomic_read(&s->work_queued);
 }
 
@@ -79,7 +88,7 @@ static int dcg_slot_frames(struct dcg_slot *s)
 static struct dcg_slot *dcg_slot_claim(struct task_struct *t, const char **why)
 {
 	struct dcg_slot *s = NULL;
-	int i;
+	int i, fresh = 1;
 
 	for (i = 0; i < DCG_MAX_TASKS && !s; i++) {
 		struct dcg_slot *c = &dcg_slots[i];
@@ -89,6 +98,8 @@ static struct dcg_slot *dcg_slot_claim(struct task_struct *t, const char **why)
 				   DCG_SLOT_BUSY) == DCG_SLOT_CLOSED)
 			s = c;
 	}
+	if (s)
+		fresh = 0;	/* the task's earlier window: START is out */
 	for (i = 0; i < DCG_MAX_TASKS && !s; i++) {
 		struct dcg_slot *c = &dcg_slots[i];
 
@@ -127,6 +138,8 @@ static struct dcg_slot *dcg_slot_claim(struct task_struct *t, const char **why)
 	s->mm = t->mm;
 	s->tid = t->pid;
 	s->pid = t->tgid;
+	if (fresh)
+		s->thread_started = 0;
 	return s;
 }
 

@@ -110,9 +110,11 @@ static int dcg_reader_slow;
  * included.  A window is written while its task holds the CPU in the
  * kernel, so stapio typically still has most of it to read when the
  * traced program exits, and the session's end then races stapio's
- * reader.  Called in the traced task on its way back to user mode (task
- * work): the program goes on only once its window has been read.  Never
- * in stapio itself, which would wait for its own reader thread.
+ * reader.  Called in the traced task on its way back to user mode, or
+ * in its exit_task_work() (task work of a user-mode window that closed,
+ * window.c, and a kernel window's guard, kernel_window.c): the program
+ * goes on, or ends, only once its window has been read.  Never in
+ * stapio itself, which would wait for its own reader thread.
  */
 static void dcg_out_wait_read(void)
 {

@@ -21,6 +21,8 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/timekeeping.h>
+#include <linux/tracepoint.h>
+#include <linux/elf.h>
 
 static DECLARE_WAIT_QUEUE_HEAD(dcg_works_wq);
 
@@ -37,17 +39,154 @@ static int dcg_read_user(void *ctx, dcg_u64 addr, void *buf, unsigned int len)
 	return dcg_read_nofault(addr, buf, len, false);
 }
 
-/* Function bounds from stap's symbol tables (needs -d or --ldd). */
+/* @len bytes of the traced process at @addr: 0, or -1 when unreadable. */
+static int dcg_peek(u64 addr, void *buf, unsigned int len)
+{
+	return dcg_read_nofault(addr, buf, len, false) == (int)len ? 0 : -1;
+}
+
+/* The GNU extension tag; the kernel's elf.h does not define it. */
+#define DCG_DT_GNU_HASH	0x6ffffef5
+
+/*
+ * DT_SYMTAB, DT_STRTAB and DT_GNU_HASH of the object loaded at @base,
+ * from its dynamic section in the traced process (glibc relocates the
+ * pointers in place; an unrelocated one is relative).  0 if incomplete.
+ */
+static int dcg_dyn_tables(u64 base, u64 *symtab, u64 *strtab, u64 *gnu)
+{
+	Elf64_Dyn d[8];
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	u64 dyn = 0, p;
+	int i, j;
+
+	if (dcg_peek(base, &eh, sizeof(eh)) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_phnum > 64)
+		return 0;
+	for (i = 0; i < eh.e_phnum && !dyn; i++)
+		if (!dcg_peek(base + eh.e_phoff + i * sizeof(ph), &ph, sizeof(ph)) &&
+		    ph.p_type == PT_DYNAMIC)
+			dyn = base + ph.p_vaddr;
+	*symtab = *strtab = *gnu = 0;
+	for (i = 0; dyn && i < 8; i++, dyn += sizeof(d)) {
+		if (dcg_peek(dyn, d, sizeof(d)))
+			break;
+		for (j = 0; j < 8; j++) {
+			if (d[j].d_tag == DT_NULL)
+				return *symtab && *strtab && *gnu;
+			p = d[j].d_un.d_ptr < base ? base + d[j].d_un.d_ptr :
+						     d[j].d_un.d_ptr;
+			if (d[j].d_tag == DT_SYMTAB)
+				*symtab = p;
+			else if (d[j].d_tag == DT_STRTAB)
+				*strtab = p;
+			else if (d[j].d_tag == DCG_DT_GNU_HASH)
+				*gnu = p;
+		}
+	}
+	return *symtab && *strtab && *gnu;
+}
+
+/*
+ * st_size of @name's dynamic symbol at @value (relative) in the object
+ * loaded at @base, found through its GNU hash table as the dynamic
+ * linker would; 0 if there is none.
+ */
+static u64 dcg_dynsym_size(u64 base, u64 value, const char *name)
+{
+	u64 symtab, strtab, gnu, buckets, chains;
+	u32 h = 5381, hdr[4], idx, h2;
+	char got[128];	/* longer names keep stap's size */
+	size_t n = strlen(name) + 1;
+	Elf64_Sym sym;
+	const char *c;
+	int i;
+
+	if (n > sizeof(got) || !dcg_dyn_tables(base, &symtab, &strtab, &gnu) ||
+	    dcg_peek(gnu, hdr, sizeof(hdr)) || !hdr[0])
+		return 0;
+	for (c = name; *c; c++)
+		h = h * 33 + (unsigned char)*c;
+	/* nbuckets, symoffset, bloom words (u64), then buckets and chains */
+	buckets = gnu + sizeof(hdr) + (u64)hdr[2] * 8;
+	chains = buckets + (u64)hdr[0] * 4;
+	if (dcg_peek(buckets + (h % hdr[0]) * 4, &idx, 4) || idx < hdr[1])
+		return 0;
+	for (i = 0; i < 4096; i++, idx++) {
+		if (dcg_peek(chains + (u64)(idx - hdr[1]) * 4, &h2, 4))
+			return 0;
+		if ((h2 | 1) == (h | 1) &&
+		    !dcg_peek(symtab + (u64)idx * sizeof(sym), &sym, sizeof(sym)) &&
+		    sym.st_value == value &&
+		    !dcg_peek(strtab + sym.st_name, got, n) && !memcmp(got, name, n))
+			return sym.st_size;
+		if (h2 & 1)
+			return 0;
+	}
+	return 0;
+}
+
+/*
+ * The last dcg_dynsym_size() answers, per CPU (the engine asks for the
+ * same few functions over and over).  Keyed by the address space and the
+ * symbol's run-time start; size 0 = not a dynamic symbol.
+ */
+struct dcg_dsize {
+	const void *mm;
+	u64 start;
+	u64 size;
+};
+#define DCG_DSIZE_SLOTS	64
+static DEFINE_PER_CPU(struct dcg_dsize [DCG_DSIZE_SLOTS], dcg_dsize_cache);
+
+/*
+ * Function bounds from stap's symbol tables (needs -d or --ldd).  Stap
+ * keeps no symbol sizes: its "size" is the distance to the next symbol.
+ * In a stripped library (.dynsym only) the static functions after an
+ * exported one then look like part of it, so a call or a jump into them
+ * looks like one inside it, and is no event; dcg-trace (libdwfl) uses
+ * st_size and knows no bounds there.  So for a shared object's symbol,
+ * take st_size from the object's own .dynsym in the traced process; past
+ * it there are no bounds.  A symbol that is not dynamic (.symtab of an
+ * unstripped program) keeps stap's distance.
+ */
 static int dcg_func_bounds(void *ctx, dcg_u64 addr, dcg_u64 *start,
 			   dcg_u64 *end)
 {
-	unsigned long size = 0, off = 0;
-	const char *mod = NULL;
+	unsigned long size = 0, off = 0, vm_start = 0, vm_end = 0, sect = 0;
+	const char *mod = NULL, *name;
+	struct _stp_module *m;
+	struct dcg_dsize *c;
+	u64 dsize;
 
-	if (!_stp_kallsyms_lookup(addr, &size, &off, &mod, current) || !size)
+	name = _stp_kallsyms_lookup(addr, &size, &off, &mod, current);
+	if (!name || !size)
 		return -1;
 	*start = addr - off;
 	*end = *start + size;
+	c = get_cpu_ptr(&dcg_dsize_cache[0]);
+	c += (*start >> 4) % DCG_DSIZE_SLOTS;
+	if (c->mm == current->mm && c->start == *start) {
+		dsize = c->size;
+	} else {
+		dsize = 0;
+		m = _stp_umod_lookup(addr, current, &mod, &sect, &vm_start,
+				     &vm_end);
+		/* stap's relative addresses: addr - vm_start + sect */
+		if (m && m->num_sections &&
+		    !strcmp(m->sections[0].name, ".dynamic"))
+			dsize = dcg_dynsym_size(vm_start - sect,
+						*start - vm_start + sect, name);
+		c->mm = current->mm;
+		c->start = *start;
+		c->size = dsize;
+	}
+	put_cpu_ptr(&dcg_dsize_cache[0]);
+	if (dsize && *start + dsize <= addr)
+		return -1;
+	if (dsize)
+		*end = *start + dsize;
 	return 0;
 }
 
@@ -95,9 +234,14 @@ static void dcg_queue_work(struct dcg_slot *s)
 	}
 }
 
+static void dcg_hooks_wait(void);
+
 static void dcg_window_start(struct dcg_slot *s)
 {
-	dcg_out_thread(s, DCG_THREAD_START);
+	dcg_hooks_wait();	/* exit and exec hooks in place: EXIT, EXEC */
+	if (!s->thread_started)	/* once per task, as dcg-trace does */
+		dcg_out_thread(s, DCG_THREAD_START);
+	s->thread_started = 1;
 	dcg_out_maps(s);
 	if (s->at_entry)
 		dcg_thread_begin(&s->engine, s->entry_ip, s->entry_sp,
@@ -150,13 +294,22 @@ static void dcg_resume_in_handler(struct dcg_slot *s, struct pt_regs *regs)
 		dcg_tf_arm_current(s, regs);
 }
 
+/*
+ * The task work: arms or re-arms the window, or, once the window has
+ * closed (dynamic_call_graph(0), the root's return, the thread's exit),
+ * lets stapio read it before the thread goes on: a program that exits
+ * right after a busy window would otherwise end the session while most
+ * of the window is unread (transport.c, dcg_out_wait_read()).
+ */
 static void dcg_work_fn(struct callback_head *cb)
 {
 	struct dcg_slot *s = container_of(cb, struct dcg_slot, work);
 	int st = atomic_read(&s->state);
 
-	if (current == s->task && !dcg_stopping() &&
-	    (st == DCG_SLOT_OPENING || st == DCG_SLOT_PAUSED)) {
+	if (current == s->task && !dcg_stopping() && st == DCG_SLOT_CLOSED) {
+		dcg_out_wait_read();
+	} else if (current == s->task && !dcg_stopping() &&
+		   (st == DCG_SLOT_OPENING || st == DCG_SLOT_PAUSED)) {
 		if (dcg_in_uprobe_xol()) {
 			s->wait_xol = 1;
 		} else if (s->signalled && s->opened) {
@@ -190,6 +343,7 @@ static void dcg_trap_step(struct dcg_slot *s, struct pt_regs *regs)
 		s->nest = 0;
 		dcg_window_finish(s);
 		s->state_after_trap = DCG_SLOT_CLOSED;
+		dcg_queue_work(s);	/* the closed window: wait for stapio */
 		return;
 	}
 	if (dcg_skip_after_stop(s, regs))
@@ -444,6 +598,8 @@ static void dcg_close(struct pt_regs *regs)
 	dcg_tf_disarm_current(task_pt_regs(current));
 	dcg_window_finish(s);
 	atomic_set(&s->state, DCG_SLOT_CLOSED);
+	if (!dcg_stopping())
+		dcg_queue_work(s);	/* wait for stapio on the way out */
 }
 
 /*
@@ -478,6 +634,161 @@ static void dcg_close_all(void)
 }
 
 /*
+ * Thread exit and exec: one THREAD record each, for every task that has
+ * had a window (its slot keeps the task until the module goes), like
+ * dcg-trace's.  A window still open ends first, with the END returns of
+ * its open frames: the thread leaves it without a .return probe
+ * (exit_group or a fatal signal while it is inside, or an exec, whose
+ * new image has none of the old frames).  Tasks with no window are
+ * unknown to us and get no record.
+ *
+ * The hooks are the kernel's sched_process_exit and sched_process_exec
+ * tracepoints, called in the task itself, in process context with
+ * preemption off, after the point of no return: exit before exit_mm()
+ * and exit_task_work(), exec with the new image installed, its comm
+ * set and, for a thread that exec'd, the thread group leader's pid
+ * taken over.  So the task is in the kernel, none of its traps can be
+ * running, and a task work queued here still runs (exit_task_work()
+ * on exit, the return to user mode after exec).  Registering takes a
+ * mutex, so it runs in a work queued at probe begin; every window
+ * start waits for it.
+ */
+static int dcg_slot_take_own(struct dcg_slot *s)
+{
+	int st, spins;
+
+	for (spins = 0; spins < 1000000; spins++) {
+		st = atomic_read(&s->state);
+		if (st == DCG_SLOT_BUSY) {	/* probe end, on another CPU */
+			cpu_relax();
+			continue;
+		}
+		if (st < DCG_SLOT_OPENING)
+			return -1;
+		if (atomic_cmpxchg(&s->state, st, DCG_SLOT_BUSY) == st)
+			return st;
+	}
+	return -1;
+}
+
+/* End the window of the current task if it is open; s is BUSY. */
+static void dcg_window_abort_own(struct dcg_slot *s, int st)
+{
+	if (st == DCG_SLOT_CLOSED)
+		return;
+	dcg_tf_disarm_current(task_pt_regs(current));
+	s->nest = 0;
+	atomic64_inc(&dcg_g.aborted);
+	dcg_window_finish(s);
+}
+
+static void dcg_on_task_exit(void *data, struct task_struct *p)
+{
+	struct dcg_slot *s;
+	int st;
+
+	if (p != current || dcg_stopping())
+		return;
+	s = dcg_slot_find(current);
+	if (!s || (st = dcg_slot_take_own(s)) < 0)
+		return;
+	dcg_window_abort_own(s, st);
+	if (s->thread_started)	/* not if no window ever armed */
+		dcg_out_thread(s, DCG_THREAD_EXIT);
+	dcg_out_flush(s);
+	atomic_set(&s->state, DCG_SLOT_CLOSED);
+	dcg_queue_work(s);	/* exit_task_work() waits for stapio */
+}
+
+static void dcg_on_task_exec(void *data, struct task_struct *p,
+			     pid_t old_pid, struct linux_binprm *bprm)
+{
+	struct dcg_slot *s;
+	int st;
+
+	if (p != current || dcg_stopping())
+		return;
+	s = dcg_slot_find(current);
+	if (!s || (st = dcg_slot_take_own(s)) < 0)
+		return;
+	dcg_window_abort_own(s, st);
+	s->tid = current->pid;		/* a thread that exec'd is the leader now */
+	s->pid = current->tgid;
+	s->mm = current->mm;
+	if (s->thread_started)
+		dcg_out_thread(s, DCG_THREAD_EXEC);
+	dcg_out_flush(s);
+	atomic_set(&s->state, DCG_SLOT_CLOSED);
+}
+
+static struct dcg_hook {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+	int registered;
+} dcg_hooks[] = {
+	{ "sched_process_exit", dcg_on_task_exit },
+	{ "sched_process_exec", dcg_on_task_exec },
+	{ NULL }
+};
+
+static void dcg_hook_find(struct tracepoint *tp, void *priv)
+{
+	struct dcg_hook *h;
+
+	for (h = priv; h->name; h++)
+		if (!strcmp(tp->name, h->name))
+			h->tp = tp;
+}
+
+static void dcg_hooks_register_fn(struct work_struct *w)
+{
+	struct dcg_hook *h;
+
+	if (READ_ONCE(dcg_g.stopping))
+		return;
+	for_each_kernel_tracepoint(dcg_hook_find, dcg_hooks);
+	for (h = dcg_hooks; h->name; h++) {
+		if (h->registered)
+			continue;
+		if (!h->tp || tracepoint_probe_register(h->tp, h->probe, NULL))
+			pr_warn("dyncg: no %s tracepoint: no THREAD records for it\n",
+				h->name);
+		else
+			h->registered = 1;
+	}
+	WRITE_ONCE(dcg_thread_hooks, dcg_hooks[0].registered);
+}
+
+static DECLARE_WORK(dcg_hooks_work, dcg_hooks_register_fn);
+
+/* From task work: a window starts only once the hooks are in place. */
+static void dcg_hooks_wait(void)
+{
+	if (!READ_ONCE(dcg_thread_hooks))
+		flush_work(&dcg_hooks_work);
+}
+
+/* Teardown, before works are waited for: no new ones from the hooks. */
+static void dcg_hooks_unregister(void)
+{
+	struct dcg_hook *h;
+	int any = 0;
+
+	flush_work(&dcg_hooks_work);
+	for (h = dcg_hooks; h->name; h++) {
+		if (!h->registered)
+			continue;
+		tracepoint_probe_unregister(h->tp, h->probe, NULL);
+		h->registered = 0;
+		any = 1;
+	}
+	WRITE_ONCE(dcg_thread_hooks, 0);
+	if (any)
+		tracepoint_synchronize_unregister();
+}
+
+/*
  * Teardown, in process context: system_wq work queued by probe end.
  * The runtime's stp_synchronize_sched() after the end probes flushes
  * system_wq, so this has finished before the module goes away.
@@ -488,6 +799,7 @@ static void dcg_teardown_fn(struct work_struct *w)
 
 	WRITE_ONCE(dcg_g.stopping, 1);
 	smp_mb();
+	dcg_hooks_unregister();	/* exit and exec hooks queue works */
 	dcg_kernel_teardown();	/* dyncg kernel mode, before the notifier goes */
 	/* works check 'stopping' and do nothing; let the queued ones run */
 	wait_event(dcg_works_wq, atomic_read(&dcg_g.works_pending) == 0);
@@ -509,6 +821,7 @@ static void dcg_begin(void)
 {
 	dcg_g.start_ns = dcg_now_ns();
 	dcg_tf_detect_btf();
+	schedule_work(&dcg_hooks_work);	/* exit and exec hooks: may sleep */
 }
 
 static void dcg_end(void)

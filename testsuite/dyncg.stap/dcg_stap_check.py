@@ -29,6 +29,14 @@
       threads in order of appearance, and compare them (calls of the
       -finstrument-functions hooks left out).
 
+  threads TRACE
+      The THREAD records of a binary trace, per thread: one line
+        thread T pid P WHAT,WHAT...
+      per thread id T, in order of first appearance (WHAT is start,
+      exit or exec), then one line "shape S1 S2 ..." with the sorted
+      WHAT sequences alone, which two hosts' traces of the same program
+      share whatever their thread ids.  Exits 0.
+
   windows CSV NAME...
       One line per window of a dcg-report CSV listing (a window starts at
       a call of its thread flagged root), in the order they open:
@@ -261,6 +269,21 @@ def cmd_count(trace):
     return 0
 
 
+def cmd_threads(trace):
+    names = {1: "start", 2: "exit", 3: "exec"}
+    seqs = collections.OrderedDict()
+    pids = {}
+    for typ, tid, rec in records(trace):
+        if typ == 5:
+            what, pid = struct.unpack_from("<II", rec, 16)
+            seqs.setdefault(tid, []).append(names.get(what, str(what)))
+            pids[tid] = pid
+    for tid, seq in seqs.items():
+        print("thread %d pid %d %s" % (tid, pids[tid], ",".join(seq)))
+    print("shape " + " ".join(sorted(",".join(s) for s in seqs.values())))
+    return 0
+
+
 # The oracle's own hooks: a .function() probe of -O0 code sits after the
 # prologue, which already called the entry hook, while dcg-trace stops at
 # the first instruction; they are not part of the program's call graph.
@@ -375,10 +398,13 @@ def main(argv):
         return cmd_count(argv[2])
     if len(argv) == 5 and argv[1] == "same":
         return cmd_same(argv[2], argv[3], argv[4])
+    if len(argv) == 3 and argv[1] == "threads":
+        return cmd_threads(argv[2])
     if len(argv) >= 3 and argv[1] == "windows":
         return cmd_windows(argv[2], argv[3:])
     die("usage: oracle BINARY HOOKLOG STAPTEXT ROOT | edges TRACE CSV | "
-        "count TRACE | same CSV1 CSV2 BINARY | windows CSV NAME...")
+        "count TRACE | threads TRACE | same CSV1 CSV2 BINARY | "
+        "windows CSV NAME...")
 
 
 if __name__ == "__main__":
