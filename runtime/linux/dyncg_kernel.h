@@ -69,6 +69,8 @@ struct dcg_slot {
 	u8 thread_started;		/* THREAD START written for this task */
 	u32 nest;			/* dynamic_call_graph(1) calls inside the
 					 * window, each owed a (0) */
+	u8 closed_by_user;		/* the last window ended by a (0) */
+	u64 open_sp;			/* rsp of the (1) that opened it */
 	u64 entry_ip, entry_sp, entry_ret, entry_ts;
 
 	struct callback_head work;	/* re-arm / arm task work */

@@ -521,9 +521,13 @@ static const char *dcg_open(struct pt_regs *regs, u64 entry_ip, int at_entry)
 	}
 	if (s && st != DCG_SLOT_CLOSED) {
 		/*
-		 * Recursion into the probed function: one window, closed by
-		 * the (0) that matches the outermost (1).
+		 * Recursion into the probed function, from a frame below the
+		 * one that opened the window: one window, closed by the (0)
+		 * that matches the outermost (1).  From that frame or above
+		 * it is the script turning tracing on twice.
 		 */
+		if (regs->sp >= s->open_sp)
+			return "dynamic_call_graph(1): tracing is already on for this thread (turned on twice; only recursion, from a deeper frame, may nest)";
 		s->nest++;
 		atomic64_inc(&dcg_g.nested);
 		return NULL;
@@ -531,6 +535,8 @@ static const char *dcg_open(struct pt_regs *regs, u64 entry_ip, int at_entry)
 	s = dcg_slot_claim(current, &why);
 	if (!s)
 		return why;
+	s->open_sp = regs->sp;
+	s->closed_by_user = 0;
 	s->mode = dcg_g.btf_works ? DCG_MODE_BLOCK : DCG_MODE_STEP;
 	dcg_thread_init(&s->engine, s->mode, s->frames, s->cap);
 	s->ops.read = dcg_read_user;
@@ -576,30 +582,51 @@ static void dcg_window_finish(struct dcg_slot *s)
 	s->dropped = s->lost_buffer = 0;
 }
 
-/* dynamic_call_graph(0) in a probe of the traced thread. */
-static void dcg_close(struct pt_regs *regs)
+/*
+ * dynamic_call_graph(0) in a probe of the traced thread.  Returns NULL
+ * or a message for error(): no user task here, off for a thread that
+ * was never on, or off again after the (0) that closed its window.  A
+ * window that ended by itself (its root returned before the .return
+ * probe ran, exec, a debugger) takes one (0) quietly: the script could
+ * not know.
+ */
+static const char *dcg_close(struct pt_regs *regs)
 {
-	struct dcg_slot *s = dcg_slot_find(current);
+	struct dcg_slot *s;
 	int st;
 
+	if (!current->mm || (current->flags & PF_KTHREAD) || !regs ||
+	    !user_mode(regs))
+		return "dynamic_call_graph(0): called from a context without a user task (use it in a process(...) probe)";
+	if (dcg_stopping())	/* its (1) may have come too late to open */
+		return NULL;
+	s = dcg_slot_find(current);
 	if (!s)
-		return;
+		return "dynamic_call_graph(0): tracing was never turned on for this thread";
 	st = atomic_read(&s->state);
-	if (st == DCG_SLOT_CLOSED || st == DCG_SLOT_INTRAP)
-		return;
+	if (st == DCG_SLOT_CLOSED) {
+		if (s->closed_by_user)
+			return "dynamic_call_graph(0): tracing is already off for this thread (one (0) per (1))";
+		/* ended by itself, e.g. at the root's ret: this (0) is its own */
+		s->closed_by_user = 1;
+		return NULL;
+	}
+	if (st == DCG_SLOT_INTRAP)
+		return NULL;
 	if (s->nest) {
 		s->nest--;
-		return;
+		return NULL;
 	}
 	if (atomic_cmpxchg(&s->state, st, DCG_SLOT_BUSY) != st)
-		return;
-	if (regs && user_mode(regs))
-		dcg_tf_disarm_current(regs);
+		return NULL;
+	s->closed_by_user = 1;
+	dcg_tf_disarm_current(regs);
 	dcg_tf_disarm_current(task_pt_regs(current));
 	dcg_window_finish(s);
 	atomic_set(&s->state, DCG_SLOT_CLOSED);
 	if (!dcg_stopping())
 		dcg_queue_work(s);	/* wait for stapio on the way out */
+	return NULL;
 }
 
 /*
