@@ -709,17 +709,27 @@ static void dcg_window_abort_own(struct dcg_slot *s, int st)
 	dcg_window_finish(s);
 }
 
-static void dcg_on_task_exit(void *data, struct task_struct *p)
+/* The current task's slot, BUSY, its window ended; NULL if it has none. */
+static struct dcg_slot *dcg_hook_take_own(void)
 {
 	struct dcg_slot *s;
 	int st;
 
-	if (p != current || dcg_stopping())
-		return;
+	if (dcg_stopping())
+		return NULL;
 	s = dcg_slot_find(current);
 	if (!s || (st = dcg_slot_take_own(s)) < 0)
-		return;
+		return NULL;
 	dcg_window_abort_own(s, st);
+	return s;
+}
+
+static void dcg_on_task_exit(void *data, struct task_struct *p)
+{
+	struct dcg_slot *s;
+
+	if (p != current || !(s = dcg_hook_take_own()))
+		return;
 	if (s->thread_started)	/* not if no window ever armed */
 		dcg_out_thread(s, DCG_THREAD_EXIT);
 	dcg_out_flush(s);
@@ -731,14 +741,9 @@ static void dcg_on_task_exec(void *data, struct task_struct *p,
 			     pid_t old_pid, struct linux_binprm *bprm)
 {
 	struct dcg_slot *s;
-	int st;
 
-	if (p != current || dcg_stopping())
+	if (p != current || !(s = dcg_hook_take_own()))
 		return;
-	s = dcg_slot_find(current);
-	if (!s || (st = dcg_slot_take_own(s)) < 0)
-		return;
-	dcg_window_abort_own(s, st);
 	s->tid = current->pid;		/* a thread that exec'd is the leader now */
 	s->pid = current->tgid;
 	s->mm = current->mm;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "../codesum.h"
 
 #define NOINLINE __attribute__((noinline))
 #define MAX_THREADS 32
@@ -46,20 +47,10 @@ static void *loop(void *arg)
 	return NULL;
 }
 
-static unsigned long checksum(const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	unsigned long h = 5381;
-
-	while (n--)
-		h = h * 33 + *b++;
-	return h;
-}
-
 static unsigned long code_sum(void)
 {
-	return checksum((const void *)work, 32) ^
-	       checksum((const void *)leaf, 16);
+	return code_checksum((const void *)work, 32) ^
+	       code_checksum((const void *)leaf, 16);
 }
 
 int main(int argc, char **argv)

@@ -14,18 +14,9 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "../oracle/fixture.h"
+#include "../codesum.h"
 
 static NOINLINE int square(int x) { return x * x; }
-
-static NO_HOOK unsigned long checksum(const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	unsigned long h = 5381;
-
-	while (n--)
-		h = h * 33 + *b++;
-	return h;
-}
 
 static NOINLINE int status_of(pid_t pid)
 {
@@ -48,7 +39,7 @@ NOINLINE int work(int x)
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		printf("child-code %lx\n", checksum((const void *)work, 32));
+		printf("child-code %lx\n", code_checksum((const void *)work, 32));
 		fflush(stdout);
 		_exit(work(-3));	/* 10 */
 	}

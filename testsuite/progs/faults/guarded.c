@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "../codesum.h"
 
 #define NOINLINE __attribute__((noinline))
 
@@ -37,20 +38,10 @@ static void *helper(void *arg)
 	return NULL;
 }
 
-static unsigned long checksum(const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	unsigned long h = 5381;
-
-	while (n--)
-		h = h * 33 + *b++;
-	return h;
-}
-
 int main(void)
 {
-	unsigned long before = checksum((const void *)work, 32) ^
-			       checksum((const void *)square, 32);
+	unsigned long before = code_checksum((const void *)work, 32) ^
+			       code_checksum((const void *)square, 32);
 	pthread_t th;
 	char line[64];
 	long n;
@@ -66,8 +57,8 @@ int main(void)
 	done = 1;
 	pthread_join(th, NULL);
 	printf("helper %s\n", spins > 0 ? "ran" : "STUCK");
-	printf("code %s\n", checksum((const void *)work, 32) ^
-	       checksum((const void *)square, 32) ^ before ? "CHANGED" :
+	printf("code %s\n", code_checksum((const void *)work, 32) ^
+	       code_checksum((const void *)square, 32) ^ before ? "CHANGED" :
 	       "unchanged");
 	return 0;
 }

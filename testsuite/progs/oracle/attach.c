@@ -13,22 +13,13 @@
 #include <string.h>
 #include <unistd.h>
 #include "fixture.h"
+#include "../codesum.h"
 
 static NOINLINE long square(long x) { return x * x; }
 
 NOINLINE long work(long i)
 {
 	return square(i) + 1;
-}
-
-static unsigned long checksum(const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	unsigned long h = 5381;
-
-	while (n--)
-		h = h * 33 + *b++;
-	return h;
 }
 
 static long loop(long n)
@@ -56,8 +47,8 @@ int main(int argc, char **argv)
 	pthread_t th[16];
 	void *ret;
 
-	before = checksum((const void *)work, 32) ^
-		 checksum((const void *)square, 32);
+	before = code_checksum((const void *)work, 32) ^
+		 code_checksum((const void *)square, 32);
 	if (nthreads > 16)
 		nthreads = 16;
 	for (i = 0; i < nthreads; i++)
@@ -71,8 +62,8 @@ int main(int argc, char **argv)
 	}
 	if (nthreads)
 		printf("threads %s\n", bad ? "DIFFER" : "agree");
-	now = checksum((const void *)work, 32) ^
-	      checksum((const void *)square, 32);
+	now = code_checksum((const void *)work, 32) ^
+	      code_checksum((const void *)square, 32);
 	printf("sum %ld\n", sum);
 	printf("code %s\n", now == before ? "unchanged" : "CHANGED");
 	printf("code-end %lx\n", now);
