@@ -168,29 +168,14 @@ static void dcg_kwin_setup(struct dcg_kwin *kw, struct pt_regs *regs,
  * Emit a window's END events and what it lost, and fold its counters
  * into the totals.  Not window.c's dcg_window_finish(): that one also
  * ends user-mode skipping (skip.c), whose state exists only for the
- * slots of dcg_slots[].
+ * slots of dcg_slots[]; the rest is the same dcg_slot_end_window().
  */
 static void dcg_kwin_finish(struct dcg_kwin *kw)
 {
-	struct dcg_slot *s = &kw->s;
-	struct dcg_stats *st = &s->engine.stats;
-
 	atomic64_add(kw->own_stops, &dcg_k.own_stops);
 	atomic64_add(kw->sync_stops, &dcg_k.sync_stops);
 	kw->own_stops = kw->sync_stops = 0;
-	if (s->opened)
-		dcg_thread_end(&s->engine, dcg_now_ns(), &s->ops);
-	s->opened = 0;
-	atomic64_add(st->resyncs, &dcg_g.resyncs);
-	atomic64_add(st->decode_errors + st->read_errors,
-		     &dcg_g.decode_errors);
-	st->resyncs = st->decode_errors = st->read_errors = 0;
-	if (s->dropped)
-		dcg_out_lost(s, s->dropped, DCG_LOST_BUDGET);
-	if (s->lost_buffer)
-		dcg_out_lost(s, s->lost_buffer, DCG_LOST_BUFFER);
-	dcg_out_flush(s);
-	s->dropped = s->lost_buffer = 0;
+	dcg_slot_end_window(&kw->s);
 }
 
 /*

@@ -563,23 +563,34 @@ static const char *dcg_open(struct pt_regs *regs, u64 entry_ip, int at_entry)
 }
 
 /* Emit what closes a window: END returns, and what was lost. */
-static void dcg_window_finish(struct dcg_slot *s)
+/*
+ * The end of any window, user or kernel (kernel_window.c): the engine's
+ * END returns, LOST records for what the window dropped, one flush, and
+ * its counters folded into the totals.
+ */
+static void dcg_slot_end_window(struct dcg_slot *s)
 {
-	dcg_skip_window_end(s);		/* skip.c: breakpoints off */
+	struct dcg_stats *st = &s->engine.stats;
+
 	if (s->opened)
 		dcg_thread_end(&s->engine, dcg_now_ns(), &s->ops);
 	s->opened = 0;
-	atomic64_add(s->engine.stats.resyncs, &dcg_g.resyncs);
-	atomic64_add(s->engine.stats.decode_errors +
-		     s->engine.stats.read_errors, &dcg_g.decode_errors);
-	s->engine.stats.resyncs = 0;
-	s->engine.stats.decode_errors = s->engine.stats.read_errors = 0;
+	atomic64_add(st->resyncs, &dcg_g.resyncs);
+	atomic64_add(st->decode_errors + st->read_errors,
+		     &dcg_g.decode_errors);
+	st->resyncs = st->decode_errors = st->read_errors = 0;
 	if (s->dropped)
 		dcg_out_lost(s, s->dropped, DCG_LOST_BUDGET);
 	if (s->lost_buffer)
 		dcg_out_lost(s, s->lost_buffer, DCG_LOST_BUFFER);
 	dcg_out_flush(s);
 	s->dropped = s->lost_buffer = 0;
+}
+
+static void dcg_window_finish(struct dcg_slot *s)
+{
+	dcg_skip_window_end(s);		/* skip.c: breakpoints off */
+	dcg_slot_end_window(s);
 }
 
 /*
