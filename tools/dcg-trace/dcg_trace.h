@@ -13,6 +13,7 @@
  *   mode.c        --mode auto: does PTRACE_SINGLEBLOCK stop less often?
  *   frontend.c    the process the user sees; the tracer is its child
  *   guardian.c    a process that restores our int3s if we are killed
+ *   tracee_flags.c the program's own TF: hidden from it, its traps kept
  */
 #ifndef DCG_TRACE_H
 #define DCG_TRACE_H
@@ -104,6 +105,11 @@ struct task {
 	struct dcg_thread eng;
 	struct dcg_frame *frames;
 	struct skip_task sk;	/* skip.c */
+
+	/* tracee_flags.c */
+	bool own_tf;		/* the program's TF, not ours */
+	bool frame_fix;		/* a signal went with a step: handler entry? */
+	uint64_t step_rsp;	/* rsp before the last step */
 };
 
 struct options {
@@ -244,6 +250,13 @@ bool skip_stepped_into_int3(struct task *t);
 void skip_bp_hit(struct task *t, uint64_t addr);
 void skip_end(struct task *t);
 void skip_report(void);
+
+/* tracee_flags.c */
+void tflags_from_regs(struct task *t);
+void tflags_before_step(struct task *t);
+bool tflags_after_step(struct task *t);
+void tflags_signal_sent(struct task *t);
+bool tflags_handler_entry(struct task *t);
 
 /* ptrace.c */
 int trace_loop(void);

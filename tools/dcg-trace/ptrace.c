@@ -76,6 +76,7 @@ static void stepover(struct task *t, struct bp *b, int sig)
 		stop_world(t);
 	bp_set(b, false);
 	t->step_from = t->regs.rip;
+	tflags_before_step(t);
 	t->rewound = false;
 	if (task_resume(t, RH_STEP, sig) < 0) {
 		bp_set(b, true);
@@ -115,8 +116,10 @@ void resume_task(struct task *t, int sig)
 		}
 	}
 	t->rewound = false;
-	if (how == RH_STEP)
+	if (how == RH_STEP) {
 		t->step_from = t->regs.rip;
+		tflags_before_step(t);
+	}
 	task_resume(t, how, sig);
 }
 
@@ -280,6 +283,16 @@ static void handle_sigtrap(struct task *t)
 	if (stepped(t)) {
 		if (skip_stepped_into_int3(t))
 			return;
+		/*
+		 * The program's TF was set over the instruction that ran:
+		 * this step trap is its own (tracee_flags.c).
+		 */
+		if (t->in_window && !tflags_handler_entry(t) &&
+		    tflags_after_step(t)) {
+			window_stop(t);
+			deliver_sigtrap(t);
+			return;
+		}
 		if (own_sigtrap_while_stepping(t)) {
 			/* the instruction that raised it did run */
 			if (t->in_window)
@@ -294,6 +307,7 @@ static void handle_sigtrap(struct task *t)
 		resume_task(t, 0);
 		return;
 	}
+	tflags_from_regs(t);	/* ran free: GETREGS shows its own TF */
 	b = bp_find(t->regs.rip - 1);
 	if (b && b->inserted) {
 		bp_hit(t, b);

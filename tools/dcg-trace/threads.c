@@ -97,6 +97,8 @@ int task_resume(struct task *t, enum resume_how how, int sig)
 {
 	t->how = how;
 	t->regs_valid = false;
+	if (how != RH_CONT && sig)
+		tflags_signal_sent(t);
 	guardian_resumed(t->tid, how);
 	if (ptrace_resume(t->tid, how, sig) < 0) {
 		/* ESRCH: it died under us (SIGKILL); waitpid will say so. */

@@ -96,6 +96,7 @@ void window_open(struct task *t)
 void window_open_here(struct task *t)
 {
 	window_init(t);
+	tflags_from_regs(t);
 	t->window_sp = UINT64_MAX;
 	dcg_thread_begin_here(&t->eng, t->regs.rip, t->regs.rsp, now_ns());
 }

@@ -12,6 +12,11 @@
  * the si_code (TRAP_TRACE natively), the number of traps and TF read
  * by pushf after work().  Natively: "... at_label=1 ... traps=1
  * tf_after=0", exit 0.
+ *
+ * Then owntf_tfret() sets TF and returns: its trap comes after the ret,
+ * at the return address in main(), outside the function (trace it too
+ * to see the window end with the program's TF set): "at_return=1
+ * traps=2 tf_after=0".
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -23,8 +28,22 @@
 #define X86_TF 0x100UL
 
 static volatile int traps, code;
-static volatile unsigned long trap_ip;
-extern const char owntf_stepped[];
+static volatile unsigned long trap_ip, trap2_ip;
+extern const char owntf_stepped[], owntf_returned[];
+
+/*
+ * Sets TF and returns: the trap comes after the ret, at the return
+ * address (label owntf_returned), outside this function.
+ */
+__asm__(".text\n"
+	".globl owntf_tfret\n"
+	".type owntf_tfret, @function\n"
+	"owntf_tfret:\n\t"
+	"pushfq\n\t"
+	"orq $0x100, (%rsp)\n\t"
+	"popfq\n\t"
+	"ret\n"
+	".size owntf_tfret, .-owntf_tfret\n");
 
 NOINLINE int work(int x);
 
@@ -36,6 +55,8 @@ static void on_trap(int sig, siginfo_t *si, void *uc_)
 	if (traps == 1) {
 		trap_ip = uc->uc_mcontext.gregs[REG_RIP];
 		code = si->si_code;
+	} else if (traps == 2) {
+		trap2_ip = uc->uc_mcontext.gregs[REG_RIP];
 	}
 	uc->uc_mcontext.gregs[REG_EFL] &= ~X86_TF;
 }
@@ -58,7 +79,7 @@ int main(void)
 {
 	struct sigaction sa;
 	unsigned long fl;
-	int r;
+	int r, ok;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_trap;
@@ -67,10 +88,22 @@ int main(void)
 
 	r = work(0);
 	__asm__ volatile("pushfq\n\tpop %0" : "=r"(fl) : : "memory");
-	printf("owntf r=%d offset=%ld at_label=%d si_code=%d traps=%d tf_after=%d\n",
+	printf("owntf r=%d offset=%ld at_label=%d si_code=%d traps=%d tf_after=%d",
 	       r, (long)(trap_ip - (unsigned long)work),
 	       trap_ip == (unsigned long)owntf_stepped, (int)code, (int)traps,
 	       (fl & X86_TF) != 0);
-	return r == 7 && trap_ip == (unsigned long)owntf_stepped &&
-	       code == TRAP_TRACE && traps == 1 && !(fl & X86_TF) ? 0 : 1;
+	ok = r == 7 && trap_ip == (unsigned long)owntf_stepped &&
+	     code == TRAP_TRACE && traps == 1 && !(fl & X86_TF);
+
+	__asm__ volatile("call owntf_tfret\n"
+			 ".globl owntf_returned\n"
+			 "owntf_returned:\n\t"
+			 "nop" : : : "cc", "memory");
+	__asm__ volatile("pushfq\n\tpop %0" : "=r"(fl) : : "memory");
+	printf(" ret_offset=%ld at_return=%d traps=%d tf_after=%d\n",
+	       (long)(trap2_ip - (unsigned long)main),
+	       trap2_ip == (unsigned long)owntf_returned, (int)traps,
+	       (fl & X86_TF) != 0);
+	return ok && trap2_ip == (unsigned long)owntf_returned && traps == 2 &&
+	       !(fl & X86_TF) ? 0 : 1;
 }
