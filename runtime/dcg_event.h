@@ -106,6 +106,19 @@ struct dcg_rec_event {
 				 * one less than its CALL's */
 };
 
+/*
+ * The deepest frame an event can record.  The engine's shadow stack
+ * keeps counting depth past the frames it can store and saturates at
+ * the top of the u32 (runtime/shadow.c), so a CALL or ASYNC may carry
+ * any depth up to this and a RET (the depth left behind) one less.
+ * Readers must not spend memory or time per level of a depth: a jump
+ * in depth (lost events) can be this large.
+ */
+#define DCG_DEPTH_LIMIT		0xffffffffu
+
+/* Every DCG_EVF_* bit; readers reject the others. */
+#define DCG_EVF_ALL		0x7f
+
 /* A mapping of the traced process, for symbolization after it exits. */
 struct dcg_rec_map {
 	struct dcg_rec r;	/* tid = pid */

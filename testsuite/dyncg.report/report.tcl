@@ -67,6 +67,6 @@ proc rpt_golden {name desc expected args} {
 		pass $name
 	} else {
 		fail $name
-		send_log "[lindex $d 1]\n"
+		send_log "\n[lindex $d 1]\n"
 	}
 }

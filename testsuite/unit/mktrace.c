@@ -20,6 +20,8 @@
  *   lost [tid=N] ts=NS count=N reason=budget|buffer|depth
  *   stats stops=N produced=N written=N dropped=N resyncs=N decode_errors=N
  *   edge caller=A callee=A count=N
+ *   host=, mode=, what=, reason= and flags= also take numbers (any
+ *   value, for out-of-range tests)
  *   raw type=N size=N [body=HEX]   a record header with any size; the
  *                                  body is HEX, zero-filled to size-8
  *   bytes HEX                      bytes written as they are
@@ -194,6 +196,11 @@ static unsigned int ev_flags(const char *s)
 	snprintf(buf, sizeof(buf), "%s", s);
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
+		if (tok[0] >= '0' && tok[0] <= '9') {
+			/* a number: any bits, for out-of-range tests */
+			flags |= strtoul(tok, NULL, 0);
+			continue;
+		}
 		for (i = 0; i < 7; i++)
 			if (!strcmp(tok, names[i]))
 				break;
@@ -202,6 +209,12 @@ static unsigned int ev_flags(const char *s)
 		flags |= 1u << i;
 	}
 	return flags;
+}
+
+/* Named fields also take a number, to write values out of range. */
+static bool isnum(const char *v)
+{
+	return v && v[0] >= '0' && v[0] <= '9';
 }
 
 static void rec_init(struct dcg_rec *r, unsigned int type, size_t size,
@@ -223,9 +236,11 @@ static void write_header(char **f, int n)
 	memcpy(h.magic, v ? v : DCG_TRACE_MAGIC, 8);
 	h.version = num(f, n, "version", DCG_TRACE_VERSION);
 	v = field(f, n, "host");
-	h.host = v && !strcmp(v, "stap") ? DCG_HOST_STAP : DCG_HOST_PTRACE;
+	h.host = isnum(v) ? strtoul(v, NULL, 0) :
+		 v && !strcmp(v, "stap") ? DCG_HOST_STAP : DCG_HOST_PTRACE;
 	v = field(f, n, "mode");
-	h.mode = !v || !strcmp(v, "step") ? DCG_MODE_STEP :
+	h.mode = isnum(v) ? strtoul(v, NULL, 0) :
+		 !v || !strcmp(v, "step") ? DCG_MODE_STEP :
 		 !strcmp(v, "block") ? DCG_MODE_BLOCK : DCG_MODE_EMU_BLOCK;
 	h.pid = num(f, n, "pid", 0);
 	h.flags = has_word(f, n, "kernel") ? DCG_HDR_KERNEL : 0;
@@ -331,7 +346,8 @@ static void write_thread(char **f, int n)
 	cur_tid = num(f, n, "tid", cur_tid);
 	rec_init(&t.r, DCG_REC_THREAD, sizeof(t), cur_tid);
 	t.ts = last_ts = num(f, n, "ts", last_ts);
-	t.what = !what || !strcmp(what, "start") ? DCG_THREAD_START :
+	t.what = isnum(what) ? strtoul(what, NULL, 0) :
+		 !what || !strcmp(what, "start") ? DCG_THREAD_START :
 		 !strcmp(what, "exit") ? DCG_THREAD_EXIT : DCG_THREAD_EXEC;
 	t.pid = num(f, n, "pid", 0);
 	if (comm)
@@ -349,7 +365,8 @@ static void write_lost(char **f, int n)
 	rec_init(&l.r, DCG_REC_LOST, sizeof(l), cur_tid);
 	l.ts = last_ts = num(f, n, "ts", last_ts);
 	l.count = num(f, n, "count", 0);
-	l.reason = !why || !strcmp(why, "budget") ? DCG_LOST_BUDGET :
+	l.reason = isnum(why) ? strtoul(why, NULL, 0) :
+		   !why || !strcmp(why, "budget") ? DCG_LOST_BUDGET :
 		   !strcmp(why, "buffer") ? DCG_LOST_BUFFER : DCG_LOST_DEPTH;
 	put(&l, sizeof(l));
 }

@@ -41,6 +41,8 @@ static void add_header(void)
 
 	memcpy(h->magic, DCG_TRACE_MAGIC, 8);
 	h->version = DCG_TRACE_VERSION;
+	h->host = DCG_HOST_PTRACE;
+	h->mode = DCG_MODE_STEP;
 	h->start_ns = 1000;
 	memcpy(h->comm, "unit", 4);
 }
@@ -66,6 +68,8 @@ static void add_map(const char *path)
 	size_t size = (sizeof(struct dcg_rec_map) + strlen(path) + 1 + 7) & ~7ul;
 	struct dcg_rec_map *m = add(DCG_REC_MAP, size, 7);
 
+	m->start = 0x400000;
+	m->end = 0x401000;
 	strcpy((char *)(m + 1), path);
 }
 

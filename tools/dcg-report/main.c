@@ -7,7 +7,9 @@
  *   dcg-report --view VIEW [options] FILE
  *
  * Exit status: 0 done, 1 bad usage or an unusable option file, 2 the
- * trace is malformed.  A malformed trace gives one line on stderr,
+ * trace is malformed, 3 the trace is incomplete: it has no end record
+ * (STATS), so it was cut short; the report is printed all the same,
+ * with one line on stderr saying so.  A malformed trace gives one line on stderr,
  * "dcg-report: FILE: offset N: what is wrong".  Aggregating views print
  * nothing then.  Streaming views (trace, csv, jsonl, chrome) validate a
  * regular file completely before printing anything; from a pipe they
@@ -110,7 +112,8 @@ static void usage(void)
 	     "  --vmlinux FILE       kernel symbols from a vmlinux ELF\n"
 	     "  --debuginfo-path DIRS  more places for separate debuginfo\n"
 	     "  --raw                no symbolization: hex addresses\n"
-	     "exit status: 0 ok, 1 usage, 2 malformed trace");
+	     "exit status: 0 ok, 1 usage, 2 malformed trace, 3 incomplete trace\n"
+	     "(no end record; the report is printed)");
 }
 
 static dcg_u64 parse_num(const char *opt, const char *arg)
@@ -311,10 +314,28 @@ const char *node_name(struct report *rp, const struct node *n)
 {
 	static char buf[1100];
 
+	if (n->span > 1) {
+		snprintf(buf, sizeof(buf), "[unknown] [%u frames]", n->span);
+		return buf;
+	}
 	if (!n->async)
 		return func_name(rp, n->func);
 	snprintf(buf, sizeof(buf), "%s [async]", func_name(rp, n->func));
 	return buf;
+}
+
+/*
+ * Two columns per level up to INDENT_LEVELS; deeper lines keep that
+ * indentation and say their depth, so that a line's length does not
+ * grow with the depth of the trace.
+ */
+void indent(struct report *rp, dcg_u32 depth)
+{
+	if (depth <= INDENT_LEVELS) {
+		fprintf(rp->out, "%*s", 2 * (int)(depth ? depth - 1 : 0), "");
+		return;
+	}
+	fprintf(rp->out, "%*s[depth %u] ", 2 * (INDENT_LEVELS - 1), "", depth);
 }
 
 void json_string(FILE *f, const char *s)
@@ -533,6 +554,14 @@ int main(int argc, char **argv)
 	if (fflush(rp.out) || ferror(rp.out)) {
 		fprintf(stderr, "dcg-report: write error: %s\n", strerror(errno));
 		rc = 1;
+	}
+	/* every producer ends a trace with STATS: without it, it was cut */
+	if (!rc && !rp.rd.have_stats) {
+		fprintf(stderr,
+			"dcg-report: %s: trace is incomplete: no end record (%llu events read)\n",
+			rp.rd.name,
+			(unsigned long long)rp.rd.count[DCG_REC_EVENT]);
+		rc = 3;
 	}
 	if (rp.out != stdout)
 		fclose(rp.out);

@@ -56,6 +56,9 @@ struct frame {
 	bool excluded;			/* inside an --exclude subtree */
 	bool included;			/* inside an --include subtree */
 	bool placeholder;		/* made up to fill a depth gap */
+	dcg_u32 level;			/* recorded depth of this frame */
+	dcg_u32 span;			/* levels it stands for: 1, or a
+					 * placeholder's whole gap */
 };
 
 struct thread {
@@ -63,7 +66,8 @@ struct thread {
 	dcg_u64 seq;			/* events seen for this thread */
 	dcg_u64 last_ts;
 	struct frame *stack;
-	dcg_u32 depth, cap;
+	dcg_u32 depth, cap;		/* frames in stack[], not levels:
+					 * one placeholder fills a gap */
 };
 
 struct report;
@@ -93,6 +97,7 @@ struct node {
 	dcg_u32 first_child, last_child, next_sibling;
 	dcg_u8 kind;			/* DCG_EV_CALL/ASYNC/TAILCALL of first */
 	bool async;
+	dcg_u32 span;			/* 0, or levels of a placeholder */
 	dcg_u32 depth;
 	dcg_u64 calls;
 	dcg_u64 incl_ns;
@@ -146,6 +151,8 @@ struct report {
 	struct tree tree;
 	struct edge_recs edges;
 	struct walk_stats ws;
+	dcg_u32 *chain;			/* announce(): frames to show */
+	dcg_u32 chain_cap;
 	dcg_u64 start_ns;
 	void *view_data;
 };
@@ -159,11 +166,28 @@ dcg_u64 rel_ts(const struct report *rp, dcg_u64 ts);
 /* tree.c */
 void tree_init(struct tree *t);
 void tree_free(struct tree *t);
-dcg_u32 tree_child(struct tree *t, dcg_u32 parent, dcg_u64 func, bool async);
+/* @span: 0 for a function, the levels of a placeholder (func 0) */
+dcg_u32 tree_child(struct tree *t, dcg_u32 parent, dcg_u64 func, bool async,
+		   dcg_u32 span);
 /* visit nodes depth-first, children in order of first appearance */
 typedef void (*tree_visit_fn)(struct report *rp, struct node *n,
 			      dcg_u32 id, void *arg);
 void tree_walk(struct report *rp, tree_visit_fn fn, void *arg);
+/* the same, with the node ids from the outermost down to @id */
+typedef void (*tree_path_fn)(struct report *rp, const dcg_u32 *path,
+			     dcg_u32 npath, void *arg);
+void tree_walk_path(struct report *rp, tree_path_fn fn, void *arg);
+
+/*
+ * Deep traces: text views indent at most INDENT_LEVELS levels and print
+ * "[depth N]" past that; folded stacks keep the FOLD_OUTER outermost
+ * and FOLD_INNER innermost frames of a longer path, with one
+ * "[N frames]" frame for the rest.  Output stays linear in the input.
+ */
+#define INDENT_LEVELS	40
+#define FOLD_OUTER	64
+#define FOLD_INNER	63
+void indent(struct report *rp, dcg_u32 depth);
 
 void edge_recs_add(struct edge_recs *er, const struct dcg_rec_edge *r);
 /* merge duplicates; order by count, largest first */

@@ -22,9 +22,11 @@ static dcg_u64 mix(dcg_u64 a)
 	return a;
 }
 
-static dcg_u64 node_hash(dcg_u32 parent, dcg_u64 func, bool async)
+static dcg_u64 node_hash(dcg_u32 parent, dcg_u64 func, bool async,
+			 dcg_u32 span)
 {
-	return mix(func ^ mix(((dcg_u64)parent << 1) | async));
+	return mix(func ^ mix(((dcg_u64)span << 33) ^
+			      (((dcg_u64)parent << 1) | async)));
 }
 
 void tree_init(struct tree *t)
@@ -53,7 +55,7 @@ static void rehash(struct tree *t)
 	t->hash = xcalloc(t->hcap, sizeof(*t->hash));
 	for (i = 1; i < t->n; i++) {
 		struct node *n = &t->nodes[i];
-		dcg_u64 h = node_hash(n->parent, n->func, n->async);
+		dcg_u64 h = node_hash(n->parent, n->func, n->async, n->span);
 
 		while (t->hash[h & (t->hcap - 1)])
 			h++;
@@ -61,9 +63,10 @@ static void rehash(struct tree *t)
 	}
 }
 
-dcg_u32 tree_child(struct tree *t, dcg_u32 parent, dcg_u64 func, bool async)
+dcg_u32 tree_child(struct tree *t, dcg_u32 parent, dcg_u64 func, bool async,
+		   dcg_u32 span)
 {
-	dcg_u64 h = node_hash(parent, func, async);
+	dcg_u64 h = node_hash(parent, func, async, span);
 	struct node *n;
 	dcg_u32 id;
 
@@ -72,12 +75,13 @@ dcg_u32 tree_child(struct tree *t, dcg_u32 parent, dcg_u64 func, bool async)
 		if (!id)
 			break;
 		n = &t->nodes[id];
-		if (n->func == func && n->parent == parent && n->async == async)
+		if (n->func == func && n->parent == parent &&
+		    n->async == async && n->span == span)
 			return id;
 	}
 	if (t->n == t->cap) {
 		t->cap *= 2;
-		t->nodes = xrealloc(t->nodes, t->cap * sizeof(*t->nodes));
+		t->nodes = xrealloc(t->nodes, (size_t)t->cap * sizeof(*t->nodes));
 	}
 	id = t->n++;
 	t->hash[h & (t->hcap - 1)] = id;
@@ -86,7 +90,8 @@ dcg_u32 tree_child(struct tree *t, dcg_u32 parent, dcg_u64 func, bool async)
 	n->func = func;
 	n->parent = parent;
 	n->async = async;
-	n->depth = t->nodes[parent].depth + 1;
+	n->span = span;
+	n->depth = t->nodes[parent].depth + (span ? span : 1);
 	if (t->nodes[parent].last_child)
 		t->nodes[t->nodes[parent].last_child].next_sibling = id;
 	else
@@ -116,6 +121,38 @@ void tree_walk(struct report *rp, tree_visit_fn fn, void *arg)
 		if (id)
 			id = t->nodes[id].next_sibling;
 	}
+}
+
+/* The same walk, keeping the path from the outermost node down. */
+void tree_walk_path(struct report *rp, tree_path_fn fn, void *arg)
+{
+	struct tree *t = &rp->tree;
+	dcg_u32 id = t->nodes[0].first_child, n = 0, cap = 64;
+	dcg_u32 *path = xmalloc(cap * sizeof(*path));
+
+	while (id) {
+		struct node *nd = &t->nodes[id];
+
+		if (n == cap) {
+			cap *= 2;
+			path = xrealloc(path, (size_t)cap * sizeof(*path));
+		}
+		path[n++] = id;
+		fn(rp, path, n, arg);
+		if (nd->first_child) {
+			id = nd->first_child;
+			continue;
+		}
+		n--;
+		while (id && !t->nodes[id].next_sibling) {
+			id = t->nodes[id].parent;
+			if (id)
+				n--;
+		}
+		if (id)
+			id = t->nodes[id].next_sibling;
+	}
+	free(path);
 }
 
 struct ft_build {
@@ -186,16 +223,35 @@ static struct edge_stat *edge_get(struct ft_build *b, dcg_u32 caller,
 	return e;
 }
 
-/* Is @func active in a proper ancestor of node @id?  (recursion) */
-static bool on_path_above(struct report *rp, struct func_table *ft,
-			  dcg_u32 id, dcg_u32 fi)
+/*
+ * rec[id]: is node @id's function active in a proper ancestor
+ * (recursion)?  One depth-first walk that counts, per function, the
+ * nodes on the path above: linear in the nodes, whatever the depth.
+ */
+static bool *recursion_marks(struct report *rp, struct func_table *ft)
 {
 	const struct node *nodes = rp->tree.nodes;
+	dcg_u32 *above = xcalloc(ft->nfuncs, sizeof(*above));
+	bool *rec = xcalloc(rp->tree.n, sizeof(*rec));
+	dcg_u32 id = nodes[0].first_child;
 
-	for (id = nodes[id].parent; id; id = nodes[id].parent)
-		if (ft->node_func[id] == fi)
-			return true;
-	return false;
+	while (id) {
+		rec[id] = above[ft->node_func[id]] > 0;
+		if (nodes[id].first_child) {
+			above[ft->node_func[id]]++;
+			id = nodes[id].first_child;
+			continue;
+		}
+		while (id && !nodes[id].next_sibling) {
+			id = nodes[id].parent;
+			if (id)
+				above[ft->node_func[id]]--;
+		}
+		if (id)
+			id = nodes[id].next_sibling;
+	}
+	free(above);
+	return rec;
 }
 
 /*
@@ -207,6 +263,7 @@ void func_table_build(struct report *rp, struct func_table *ft)
 {
 	struct tree *t = &rp->tree;
 	struct ft_build b = { .ft = ft };
+	bool *rec;
 	dcg_u32 id;
 
 	memset(ft, 0, sizeof(*ft));
@@ -218,25 +275,27 @@ void func_table_build(struct report *rp, struct func_table *ft)
 	ft->node_func = xcalloc(t->n, sizeof(*ft->node_func));
 	ft->node_func[0] = NO_FUNC;
 	/* Node ids grow in order of first appearance, parents first. */
+	for (id = 1; id < t->n; id++)
+		ft->node_func[id] = func_index(&b, t->nodes[id].func,
+					       t->nodes[id].async);
+	rec = recursion_marks(rp, ft);
 	for (id = 1; id < t->n; id++) {
 		struct node *n = &t->nodes[id];
-		dcg_u32 fi = func_index(&b, n->func, n->async);
+		dcg_u32 fi = ft->node_func[id];
 		dcg_u32 pi = ft->node_func[n->parent];
 		struct func_stat *f = &ft->funcs[fi];
 		struct edge_stat *e;
-		bool rec;
 
-		ft->node_func[id] = fi;
-		rec = on_path_above(rp, ft, id, fi);
 		f->calls += n->calls;
 		f->self_ns += n->self_ns;
-		if (!rec)
+		if (!rec[id])
 			f->incl_ns += n->incl_ns;
 		e = edge_get(&b, pi, fi);
 		e->calls += n->calls;
-		if (!rec)
+		if (!rec[id])
 			e->incl_ns += n->incl_ns;
 	}
+	free(rec);
 	free(b.fhash);
 	free(b.ehash);
 }

@@ -7,6 +7,10 @@
  * that path (--calls: its number of calls); paths whose value is 0 are
  * left out, as they would draw nothing.
  * --speedscope: the same stacks as a speedscope "sampled" profile.
+ * A path deeper than FOLD_OUTER + FOLD_INNER + 1 frames keeps its
+ * outermost and innermost ones and shows the rest as one frame,
+ * "[N frames]" (speedscope: "[elided]"), so that output stays linear in
+ * the trace however deep it is.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,51 +29,74 @@ static void put_frame(FILE *f, const char *name)
 		putc(*name == ';' ? ':' : *name, f);
 }
 
-static void put_path(struct report *rp, dcg_u32 id)
+/*
+ * Frames of a path of @n nodes left out at index FOLD_OUTER, where one
+ * stand-in frame takes their place; 0 when the path is short enough.
+ */
+static dcg_u32 fold_elided(dcg_u32 n)
 {
-	const struct node *nodes = rp->tree.nodes;
-
-	if (nodes[id].parent) {
-		put_path(rp, nodes[id].parent);
-		putc(';', rp->out);
-	}
-	put_frame(rp->out, node_name(rp, &nodes[id]));
+	return n > FOLD_OUTER + FOLD_INNER + 1 ? n - FOLD_OUTER - FOLD_INNER
+					       : 0;
 }
 
-static void folded_line(struct report *rp, struct node *n, dcg_u32 id,
+static void folded_line(struct report *rp, const dcg_u32 *path, dcg_u32 n,
 			void *arg)
 {
-	if (!value(rp, n))
+	const struct node *nodes = rp->tree.nodes;
+	dcg_u64 v = value(rp, &nodes[path[n - 1]]);
+	dcg_u32 i, elided = fold_elided(n);
+
+	if (!v)
 		return;
-	put_path(rp, id);
-	fprintf(rp->out, " %llu\n", (unsigned long long)value(rp, n));
+	for (i = 0; i < n; i++) {
+		if (i)
+			putc(';', rp->out);
+		if (i == FOLD_OUTER && elided) {
+			fprintf(rp->out, "[%u frames]", elided);
+			i += elided - 1;
+			continue;
+		}
+		put_frame(rp->out, node_name(rp, &nodes[path[i]]));
+	}
+	fprintf(rp->out, " %llu\n", (unsigned long long)v);
 }
 
 /* speedscope: frames are the functions, samples are node paths. */
 struct ss {
 	struct func_table ft;
 	bool first;
+	dcg_u32 longest;	/* nodes in the longest path */
 };
 
-static void ss_stack(struct report *rp, struct ss *ss, dcg_u32 id)
-{
-	if (rp->tree.nodes[id].parent) {
-		ss_stack(rp, ss, rp->tree.nodes[id].parent);
-		putc(',', rp->out);
-	}
-	fprintf(rp->out, "%u", ss->ft.node_func[id]);
-}
-
-static void ss_sample(struct report *rp, struct node *n, dcg_u32 id,
-		      void *arg)
+static void ss_longest(struct report *rp, const dcg_u32 *path, dcg_u32 n,
+		       void *arg)
 {
 	struct ss *ss = arg;
 
-	if (!value(rp, n))
+	if (n > ss->longest)
+		ss->longest = n;
+}
+
+static void ss_sample(struct report *rp, const dcg_u32 *path, dcg_u32 n,
+		      void *arg)
+{
+	struct ss *ss = arg;
+	dcg_u32 i, elided = fold_elided(n);
+
+	if (!value(rp, &rp->tree.nodes[path[n - 1]]))
 		return;
 	fputs(ss->first ? "[" : ",[", rp->out);
 	ss->first = false;
-	ss_stack(rp, ss, id);
+	for (i = 0; i < n; i++) {
+		if (i == FOLD_OUTER && elided) {
+			/* the frame after the functions: "[elided]" */
+			fprintf(rp->out, ",%u", ss->ft.nfuncs);
+			i += elided - 1;
+			continue;
+		}
+		fprintf(rp->out, "%s%u", i ? "," : "",
+			ss->ft.node_func[path[i]]);
+	}
 	putc(']', rp->out);
 }
 
@@ -106,12 +133,17 @@ static void speedscope(struct report *rp)
 		json_string(rp->out, node_name(rp, &fn));
 		putc('}', rp->out);
 	}
+	/* stands in for the middle of paths too deep to list whole */
+	tree_walk_path(rp, ss_longest, &ss);
+	if (fold_elided(ss.longest))
+		fputs(ss.ft.nfuncs ? ",{\"name\":\"[elided]\"}"
+				   : "{\"name\":\"[elided]\"}", rp->out);
 	fprintf(rp->out, "]},\"profiles\":[{\"type\":\"sampled\",\"name\":\"pid %u\","
 		"\"unit\":\"%s\",\"startValue\":0,\"endValue\":%llu,\"samples\":[",
 		rp->rd.header.pid, rp->o->folded_calls ? "none" : "nanoseconds",
 		(unsigned long long)total);
 	ss.first = true;
-	tree_walk(rp, ss_sample, &ss);
+	tree_walk_path(rp, ss_sample, &ss);
 	fputs("],\"weights\":[", rp->out);
 	ss.first = true;
 	tree_walk(rp, ss_weight, &ss);
@@ -124,7 +156,7 @@ static int finish(struct report *rp)
 	if (rp->o->speedscope)
 		speedscope(rp);
 	else
-		tree_walk(rp, folded_line, NULL);
+		tree_walk_path(rp, folded_line, NULL);
 	note_dropped(rp);
 	return 0;
 }

@@ -3,7 +3,8 @@
  * view-graph.c - the call tree aggregated per path: every distinct
  * chain of callers is one line, with its number of calls, inclusive
  * time and self time (inclusive minus the children shown).  Children
- * appear in the order they were first called.  A trace that carries
+ * appear in the order they were first called.  Past INDENT_LEVELS
+ * levels a line says "[depth N]" instead of indenting further.  A trace that carries
  * the tapset's edge table (EDGE records) gets it listed after the tree.
  */
 #include "report.h"
@@ -19,11 +20,12 @@ static void print_header_line(struct report *rp, const char *what)
 static void print_node(struct report *rp, struct node *n, dcg_u32 id,
 		       void *arg)
 {
-	fprintf(rp->out, "%10llu %13llu %13llu  %*s%s\n",
+	fprintf(rp->out, "%10llu %13llu %13llu  ",
 		(unsigned long long)n->calls,
 		(unsigned long long)n->incl_ns,
-		(unsigned long long)n->self_ns, 2 * (n->depth - 1), "",
-		node_name(rp, n));
+		(unsigned long long)n->self_ns);
+	indent(rp, n->depth);
+	fprintf(rp->out, "%s\n", node_name(rp, n));
 }
 
 static int finish(struct report *rp)

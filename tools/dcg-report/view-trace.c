@@ -14,6 +14,9 @@
  * tagged: [synthetic] (shadow-stack resync after longjmp, unwinding,
  * sigreturn), [end] (window closed), [unmatched] (returned above the
  * start), [no return seen] (the trace ended or lost sync first).
+ * Indentation stops at INDENT_LEVELS levels; deeper lines start with
+ * "[depth N]" instead.  A gap of several lost levels shows as one
+ * "[unknown] [lost, N frames]".
  * With --srcline a call shows the call site ("from file:line"); with
  * --inline, the inlined functions the call site lies in, innermost
  * first.
@@ -25,8 +28,9 @@
 static void line_start(struct report *rp, dcg_u32 tid, dcg_u64 ts,
 		       dcg_u32 vdepth)
 {
-	fprintf(rp->out, "%12llu %7u  %*s", (unsigned long long)rel_ts(rp, ts),
-		tid, 2 * (vdepth - 1), "");
+	fprintf(rp->out, "%12llu %7u  ", (unsigned long long)rel_ts(rp, ts),
+		tid);
+	indent(rp, vdepth);
 }
 
 static void print_srcinfo(struct report *rp, dcg_u64 at)
@@ -61,11 +65,17 @@ static void enter(struct report *rp, struct thread *t, struct frame *f)
 	const struct dcg_rec_event *ev = &f->ev;
 	const char *arrow = "->";
 
-	line_start(rp, t->tid, ev->ts, f->vdepth);
 	if (f->placeholder) {
-		fputs("-> [unknown] [lost]\n", rp->out);
+		/* at its outermost level, the gap it fills in brackets */
+		line_start(rp, t->tid, ev->ts, f->vdepth - f->span + 1);
+		if (f->span > 1)
+			fprintf(rp->out, "-> [unknown] [lost, %u frames]\n",
+				f->span);
+		else
+			fputs("-> [unknown] [lost]\n", rp->out);
 		return;
 	}
+	line_start(rp, t->tid, ev->ts, f->vdepth);
 	if (ev->kind == DCG_EV_TAILCALL)
 		arrow = "=>";
 	else if (ev->kind == DCG_EV_ASYNC)
@@ -91,7 +101,7 @@ static void leave(struct report *rp, struct thread *t, struct frame *f,
 
 	if (ret && ret->kind == DCG_EV_TAILCALL)
 		return;
-	line_start(rp, t->tid, end_ts, f->vdepth);
+	line_start(rp, t->tid, end_ts, f->vdepth - f->span + 1);
 	fprintf(rp->out, "<- %s (%llu ns)",
 		f->placeholder ? "[unknown]" : func_name(rp, f->ev.to),
 		(unsigned long long)dur);

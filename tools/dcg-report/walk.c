@@ -97,19 +97,16 @@ static bool glob_any(const char *const *globs, unsigned int n,
 	return false;
 }
 
-static void announce(struct report *rp, struct thread *t, dcg_u32 idx)
+static void announce_one(struct report *rp, struct thread *t, dcg_u32 idx)
 {
 	struct frame *f = &t->stack[idx];
 
-	if (f->announced)
-		return;
-	if (f->vparent >= 0)
-		announce(rp, t, f->vparent);
 	if (rp->view->aggregate) {
 		dcg_u32 pnode = f->vparent >= 0 ? t->stack[f->vparent].node : 0;
 
 		f->node = tree_child(&rp->tree, pnode, f->ev.to,
-				     f->ev.kind == DCG_EV_ASYNC);
+				     f->ev.kind == DCG_EV_ASYNC,
+				     f->placeholder ? f->span : 0);
 	}
 	f->announced = true;
 	rp->ws.shown++;
@@ -117,16 +114,47 @@ static void announce(struct report *rp, struct thread *t, dcg_u32 idx)
 		rp->view->enter(rp, t, f);
 }
 
+/*
+ * Show a frame and, first, its visible ancestors not yet shown.  A loop
+ * and a list rather than recursion: the chain can be as deep as the
+ * trace.
+ */
+static void announce(struct report *rp, struct thread *t, dcg_u32 idx)
+{
+	dcg_u32 n = 0;
+	dcg_s32 i;
+
+	for (i = idx; i >= 0 && !t->stack[i].announced;
+	     i = t->stack[i].vparent) {
+		if (n == rp->chain_cap) {
+			rp->chain_cap = rp->chain_cap ? 2 * rp->chain_cap : 64;
+			rp->chain = xrealloc(rp->chain, rp->chain_cap *
+					     sizeof(*rp->chain));
+		}
+		rp->chain[n++] = i;
+	}
+	while (n--)
+		announce_one(rp, t, rp->chain[n]);
+}
+
+/* Recorded depth of the innermost frame, 0 for an empty stack. */
+static dcg_u32 top_level(const struct thread *t)
+{
+	return t->depth ? t->stack[t->depth - 1].level : 0;
+}
+
+/* @span: 0 for the event's own frame, else a placeholder's levels. */
 static void push(struct report *rp, struct thread *t,
-		 const struct dcg_rec_event *ev, bool placeholder)
+		 const struct dcg_rec_event *ev, dcg_u32 span)
 {
 	const struct options *o = rp->o;
+	bool placeholder = span != 0;
 	struct frame *f, *up;
 	dcg_u64 ts;
 
 	if (t->depth == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 64;
-		t->stack = xrealloc(t->stack, t->cap * sizeof(*f));
+		t->stack = xrealloc(t->stack, (size_t)t->cap * sizeof(*f));
 	}
 	up = t->depth ? &t->stack[t->depth - 1] : NULL;
 	f = &t->stack[t->depth++];
@@ -134,9 +162,12 @@ static void push(struct report *rp, struct thread *t,
 	f->ev = *ev;
 	f->seq = t->seq;
 	f->placeholder = placeholder;
+	f->span = placeholder ? span : 1;
+	f->level = (up ? up->level : 0) + f->span;
 	f->vparent = up ? (up->visible ? (dcg_s32)(t->depth - 2) : up->vparent)
 			: -1;
-	f->vdepth = f->vparent >= 0 ? t->stack[f->vparent].vdepth + 1 : 1;
+	f->vdepth = (f->vparent >= 0 ? t->stack[f->vparent].vdepth : 0) +
+		    f->span;
 	f->excluded = up && up->excluded;
 	f->included = up ? up->included : !o->ninclude;
 	if (!placeholder && (o->nexclude || o->ninclude)) {
@@ -148,8 +179,9 @@ static void push(struct report *rp, struct thread *t,
 			f->included = true;
 	}
 	ts = rel_ts(rp, ev->ts);
+	/* a placeholder shows if its outermost level does */
 	f->visible = !f->excluded && f->included &&
-		     (!o->max_depth || f->vdepth <= o->max_depth) &&
+		     (!o->max_depth || f->vdepth - f->span < o->max_depth) &&
 		     (!o->have_from || ts >= o->from) &&
 		     (!o->have_to || ts <= o->to);
 	if (f->visible && !o->min_duration)
@@ -185,24 +217,66 @@ static void pop(struct report *rp, struct thread *t,
 	t->depth--;
 }
 
-/* Cut or pad the stack to @want frames. */
+/*
+ * Cut or pad the stack to @want levels, counting each level as one
+ * resync.  A gap becomes one placeholder frame however many levels it
+ * spans, so that a depth from a damaged or lossy trace costs one frame,
+ * not one per level.
+ */
 static void sync_depth(struct report *rp, struct thread *t, dcg_u32 want,
 		       const struct dcg_rec_event *ev)
 {
-	while (t->depth > want) {
-		pop(rp, t, NULL, ev->ts);
-		rp->ws.resync++;
-	}
-	while (t->depth < want) {
-		struct dcg_rec_event ph = *ev;
+	struct dcg_rec_event ph;
+	dcg_u32 have;
 
-		ph.kind = DCG_EV_CALL;
-		ph.from = ph.to = 0;
-		ph.flags = 0;
-		ph.depth = t->depth + 1;
-		push(rp, t, &ph, true);
-		rp->ws.resync++;
+	while (t->depth && top_level(t) > want) {
+		struct frame *f = &t->stack[t->depth - 1];
+
+		if (f->level - f->span < want) {
+			/* @want lies inside a placeholder: cut it there */
+			rp->ws.resync += f->level - want;
+			pop(rp, t, NULL, ev->ts);
+			have = top_level(t);
+			goto pad;
+		}
+		rp->ws.resync += f->span;
+		pop(rp, t, NULL, ev->ts);
 	}
+	have = top_level(t);
+	if (have >= want)
+		return;
+	rp->ws.resync += want - have;
+pad:
+	ph = *ev;
+	ph.kind = DCG_EV_CALL;
+	ph.from = ph.to = 0;
+	ph.flags = 0;
+	ph.depth = want;
+	push(rp, t, &ph, want - have);
+}
+
+/*
+ * A RET or tail call ends the innermost level only: a placeholder that
+ * spans more becomes one for the rest and one for that level.
+ */
+static void split_top(struct report *rp, struct thread *t,
+		      const struct dcg_rec_event *ev)
+{
+	struct dcg_rec_event ph;
+	dcg_u32 span;
+
+	if (!t->depth || t->stack[t->depth - 1].span < 2)
+		return;
+	span = t->stack[t->depth - 1].span;
+	pop(rp, t, NULL, ev->ts);
+	ph = *ev;
+	ph.kind = DCG_EV_CALL;
+	ph.from = ph.to = 0;
+	ph.flags = 0;
+	ph.depth = top_level(t) + span - 1;
+	push(rp, t, &ph, span - 1);
+	ph.depth++;
+	push(rp, t, &ph, 1);
 }
 
 /*
@@ -214,6 +288,7 @@ static void walk_ret(struct report *rp, struct thread *t,
 {
 	if (!(ev->flags & DCG_EVF_UNMATCHED) && t->depth) {
 		sync_depth(rp, t, ev->depth + 1, ev);
+		split_top(rp, t, ev);
 		pop(rp, t, ev, ev->ts);
 		return;
 	}
@@ -239,14 +314,16 @@ void walk_event(struct report *rp, const struct dcg_rec_event *ev)
 	switch (ev->kind) {
 	case DCG_EV_CALL:
 	case DCG_EV_ASYNC:
-		sync_depth(rp, t, ev->depth ? ev->depth - 1 : t->depth, ev);
-		push(rp, t, ev, false);
+		sync_depth(rp, t, ev->depth ? ev->depth - 1 : top_level(t),
+			   ev);
+		push(rp, t, ev, 0);
 		break;
 	case DCG_EV_TAILCALL:
-		sync_depth(rp, t, ev->depth ? ev->depth : t->depth, ev);
+		sync_depth(rp, t, ev->depth ? ev->depth : top_level(t), ev);
+		split_top(rp, t, ev);
 		if (t->depth)
 			pop(rp, t, ev, ev->ts);
-		push(rp, t, ev, false);
+		push(rp, t, ev, 0);
 		break;
 	case DCG_EV_RET:
 		walk_ret(rp, t, ev);
@@ -277,6 +354,9 @@ void walk_free(struct report *rp)
 		free(rp->threads[i].stack);
 	free(rp->threads);
 	free(rp->thread_slots);
+	free(rp->chain);
+	rp->chain = NULL;
+	rp->chain_cap = 0;
 	rp->thread_slots = NULL;
 	rp->slots_cap = 0;
 	rp->threads = NULL;

@@ -204,10 +204,73 @@ static int check_header(struct dcg_reader *r, const struct dcg_rec_header *h)
 		return fail(r, r->offset,
 			    "unsupported trace version %u (this reader reads version %u)",
 			    h->version, DCG_TRACE_VERSION);
+	if (h->host != DCG_HOST_PTRACE && h->host != DCG_HOST_STAP)
+		return fail(r, r->offset, "header record: host %u is unknown",
+			    h->host);
+	if (h->mode < DCG_MODE_STEP || h->mode > DCG_MODE_EMU_BLOCK)
+		return fail(r, r->offset, "header record: mode %u is unknown",
+			    h->mode);
+	if (h->flags & ~DCG_HDR_KERNEL)
+		return fail(r, r->offset, "header record: flags 0x%x unknown",
+			    h->flags & ~DCG_HDR_KERNEL);
 	if (!r->have_header) {
 		r->header = *h;
 		r->have_header = true;
 	}
+	return 0;
+}
+
+/* Flags only the engine's RETs carry (runtime/thread.c). */
+#define RET_ONLY_FLAGS	(DCG_EVF_SYNTHETIC | DCG_EVF_UNMATCHED | DCG_EVF_END)
+
+/*
+ * What the engine can write: a CALL or ASYNC pushes a frame (depth >=
+ * 1), a RET leaves one less than its frame's depth, an unmatched RET
+ * leaves 0.  The views trust depth, so it is checked here.
+ */
+static int check_event(struct dcg_reader *r, const struct dcg_rec_event *ev)
+{
+	const dcg_u64 off = r->offset;
+
+	if (ev->kind < DCG_EV_CALL || ev->kind > DCG_EV_ASYNC)
+		return fail(r, off, "event of unknown kind %u", ev->kind);
+	if (ev->flags & ~DCG_EVF_ALL)
+		return fail(r, off, "event record: flags 0x%x unknown",
+			    ev->flags & ~DCG_EVF_ALL);
+	if (ev->kind != DCG_EV_RET && (ev->flags & RET_ONLY_FLAGS))
+		return fail(r, off, "event record: flags 0x%x on a %s (only a ret has them)",
+			    ev->flags & RET_ONLY_FLAGS, dcg_ev_kind_name(ev->kind));
+	if (ev->kind != DCG_EV_CALL && (ev->flags & DCG_EVF_ROOT))
+		return fail(r, off, "event record: root flag on a %s (only a call has it)",
+			    dcg_ev_kind_name(ev->kind));
+	if ((ev->kind == DCG_EV_CALL || ev->kind == DCG_EV_ASYNC) &&
+	    ev->depth == 0)
+		return fail(r, off, "event record: depth 0 on a %s (a new frame is at least 1)",
+			    dcg_ev_kind_name(ev->kind));
+	if (ev->kind == DCG_EV_RET && ev->depth >= DCG_DEPTH_LIMIT)
+		return fail(r, off, "event record: depth %u on a ret, the limit is %u",
+			    ev->depth, DCG_DEPTH_LIMIT - 1);
+	if ((ev->flags & DCG_EVF_UNMATCHED) && ev->depth)
+		return fail(r, off, "event record: depth %u on an unmatched ret (must be 0)",
+			    ev->depth);
+	return 0;
+}
+
+static int check_map(struct dcg_reader *r, const struct dcg_rec_map *m)
+{
+	if (!has_nul(m + 1, m->r.size - sizeof(*m)))
+		return fail(r, r->offset, "map record: path not NUL-terminated");
+	if (m->build_id_len > sizeof(m->build_id))
+		return fail(r, r->offset, "map record: build-id length %u > 24",
+			    m->build_id_len);
+	if (m->start >= m->end)
+		return fail(r, r->offset,
+			    "map record: start 0x%llx is not below end 0x%llx",
+			    (unsigned long long)m->start,
+			    (unsigned long long)m->end);
+	if (m->prot & ~7u)
+		return fail(r, r->offset, "map record: prot 0x%x unknown",
+			    m->prot);
 	return 0;
 }
 
@@ -224,30 +287,32 @@ static int check_record(struct dcg_reader *r, const struct dcg_rec *rec)
 	switch (type) {
 	case DCG_REC_HEADER:
 		return check_header(r, (const void *)rec);
-	case DCG_REC_EVENT: {
-		const struct dcg_rec_event *ev = (const void *)rec;
-
-		if (ev->kind < DCG_EV_CALL || ev->kind > DCG_EV_ASYNC)
-			return fail(r, r->offset, "event of unknown kind %u",
-				    ev->kind);
-		return 0;
-	}
+	case DCG_REC_EVENT:
+		return check_event(r, (const void *)rec);
 	case DCG_REC_MAP:
-		if (!has_nul(p + sizeof(struct dcg_rec_map),
-			     rec->size - sizeof(struct dcg_rec_map)))
-			return fail(r, r->offset,
-				    "map record: path not NUL-terminated");
-		if (((const struct dcg_rec_map *)rec)->build_id_len > 24)
-			return fail(r, r->offset,
-				    "map record: build-id length %u > 24",
-				    ((const struct dcg_rec_map *)rec)->build_id_len);
-		return 0;
+		return check_map(r, (const void *)rec);
 	case DCG_REC_KSYM:
 		if (!has_nul(p + sizeof(struct dcg_rec_ksym),
 			     rec->size - sizeof(struct dcg_rec_ksym)))
 			return fail(r, r->offset,
 				    "ksym record: name not NUL-terminated");
 		return 0;
+	case DCG_REC_THREAD: {
+		const struct dcg_rec_thread *t = (const void *)rec;
+
+		if (t->what < DCG_THREAD_START || t->what > DCG_THREAD_EXEC)
+			return fail(r, r->offset,
+				    "thread record: what %u is unknown", t->what);
+		return 0;
+	}
+	case DCG_REC_LOST: {
+		const struct dcg_rec_lost *l = (const void *)rec;
+
+		if (l->reason < DCG_LOST_BUDGET || l->reason > DCG_LOST_DEPTH)
+			return fail(r, r->offset,
+				    "lost record: reason %u is unknown", l->reason);
+		return 0;
+	}
 	}
 	return 0;
 }

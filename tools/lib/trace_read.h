@@ -13,7 +13,11 @@
  *   - its size is a multiple of 8, at least sizeof(struct dcg_rec), at
  *     most DCG_REC_MAX_SIZE, and at least the minimum of its type;
  *   - its string fields (map path, ksym name) end in a NUL inside it;
- *   - an event's kind is one of enum dcg_ev_kind.
+ *   - every field holds what a tracer can write: header host, mode and
+ *     flags; an event's kind, flags (no unknown bits, RET-only flags on
+ *     a RET, ROOT on a CALL) and depth (>= 1 for CALL/ASYNC, 0 for an
+ *     unmatched RET, < DCG_DEPTH_LIMIT for a RET); a map's start below
+ *     its end and its prot bits; a thread's what; a LOST's reason.
  * Records of unknown types are skipped by their size and counted.
  * The first invalid record ends the stream: dcg_reader_next() returns
  * -1 and dcg_reader_error() gives "FILE: offset N: what is wrong".
