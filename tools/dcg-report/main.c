@@ -401,6 +401,9 @@ void print_footer(struct report *rp, const char *p)
 			(unsigned long long)w->synthetic,
 			(unsigned long long)w->resync,
 			(unsigned long long)w->unfinished);
+	if (w->backwards)
+		fprintf(rp->out, "%stimestamps out of order: %llu events\n", p,
+			(unsigned long long)w->backwards);
 	if (r->unknown)
 		fprintf(rp->out, "%sskipped records of unknown type: %llu\n", p,
 			(unsigned long long)r->unknown);
@@ -423,6 +426,10 @@ void note_dropped(struct report *rp)
 		fprintf(stderr,
 			"dcg-report: %s: skipped %llu records of unknown type\n",
 			r->name, (unsigned long long)r->unknown);
+	if (rp->ws.backwards)
+		fprintf(stderr,
+			"dcg-report: %s: timestamps out of order: %llu events\n",
+			r->name, (unsigned long long)rp->ws.backwards);
 	if (rp->ws.unmatched || rp->ws.resync || rp->ws.unfinished)
 		fprintf(stderr,
 			"dcg-report: %s: unmatched returns: %llu, depth resyncs: %llu, unfinished calls: %llu\n",

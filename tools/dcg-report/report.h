@@ -121,6 +121,8 @@ struct walk_stats {
 	dcg_u64 unfinished;		/* frames still open at the end */
 	dcg_u64 synthetic;		/* synthetic RETs */
 	dcg_u64 filtered_tid;		/* events of other threads */
+	dcg_u64 backwards;		/* events earlier than the thread's
+					 * previous one (durations of 0) */
 };
 
 /* EDGE records: the tapset's in-module (caller, callee) -> count table. */

@@ -42,9 +42,30 @@ static void print_roots(struct report *rp, struct func_table *ft,
 	fprintf(rp->out, ")\n");
 }
 
+/* by[]: .caller holds the index of the callee's first edge, for ties */
+static int cmp_callee(const void *a, const void *b)
+{
+	const struct edge_rec *x = a, *y = b;
+
+	if (x->callee != y->callee)
+		return x->callee < y->callee ? -1 : 1;
+	return x->caller < y->caller ? -1 : x->caller > y->caller;
+}
+
+static int cmp_calls(const void *a, const void *b)
+{
+	const struct edge_rec *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->caller < y->caller ? -1 : x->caller > y->caller;
+}
+
 /*
  * A trace with no events but the tapset's edge table: activations are
- * the calls from the root, callees are ranked by calls into them.
+ * the calls from the root, callees are ranked by calls into them (ties
+ * in the order the table lists them).  Sorts, not scans: the table can
+ * be as long as the trace.
  */
 static void hot_from_edges(struct report *rp)
 {
@@ -58,20 +79,19 @@ static void hot_from_edges(struct report *rp)
 			activations += er->e[i].count;
 			continue;
 		}
-		for (j = 0; j < n && by[j].callee != er->e[i].callee; j++)
-			;
-		if (j == n)
-			by[n++].callee = er->e[i].callee;
-		by[j].count += er->e[i].count;
+		by[n].callee = er->e[i].callee;
+		by[n].count = er->e[i].count;
+		by[n++].caller = i;
 	}
-	/* edge_recs_finish() ordered by count, so by[] nearly is too */
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && by[j].count > by[j - 1].count; j--) {
-			struct edge_rec tmp = by[j];
-
-			by[j] = by[j - 1];
-			by[j - 1] = tmp;
-		}
+	qsort(by, n, sizeof(*by), cmp_callee);
+	for (i = 0, j = 0; i < n; i++) {
+		if (j && by[j - 1].callee == by[i].callee)
+			by[j - 1].count += by[i].count;
+		else
+			by[j++] = by[i];
+	}
+	n = j;
+	qsort(by, n, sizeof(*by), cmp_calls);
 	fprintf(rp->out, "# from the edge table; activations: %llu\n",
 		(unsigned long long)activations);
 	fprintf(rp->out, "%10s %12s  %s\n", "CALLS", "PER-ACT", "FUNCTION");

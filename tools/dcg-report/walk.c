@@ -307,6 +307,8 @@ void walk_event(struct report *rp, const struct dcg_rec_event *ev)
 		return;
 	}
 	t = find_thread(rp, ev->r.tid);
+	if (t->seq && ev->ts < t->last_ts)
+		rp->ws.backwards++;
 	t->seq++;
 	t->last_ts = ev->ts;
 	if (ev->flags & DCG_EVF_SYNTHETIC)
