@@ -531,6 +531,11 @@ static void synthetic(unsigned long long events, unsigned int leaves)
 	ev.depth = 0;
 	ev.ts = ts + 1;
 	put(&ev, sizeof(ev));
+	/* a complete trace ends with its totals */
+	snprintf(line, sizeof(line), "stats produced=%llu written=%llu",
+		 (unsigned long long)(2 + (i / 4) * 4),
+		 (unsigned long long)(2 + (i / 4) * 4));
+	one_line(line);
 }
 
 /* "repeat N" ... "end": the lines between, N times (no nesting). */
