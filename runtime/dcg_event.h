@@ -116,6 +116,13 @@ struct dcg_rec_event {
  */
 #define DCG_DEPTH_LIMIT		0xffffffffu
 
+/*
+ * Thread and process ids are below Linux's PID_MAX_LIMIT for 64-bit
+ * (4 * 1024 * 1024): the hosts write the kernel's ids, so no record's
+ * tid or pid reaches this.
+ */
+#define DCG_TID_LIMIT		(4u * 1024 * 1024)
+
 /* Every DCG_EVF_* bit; readers reject the others. */
 #define DCG_EVF_ALL		0x7f
 

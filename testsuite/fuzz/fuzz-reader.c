@@ -8,7 +8,9 @@
  *    reader says, with a size that is a multiple of 8 in [8, 4096];
  *  - the first record is a header with the magic and version;
  *  - records of known types are at least their minimum size, events
- *    have a known kind, map paths and ksym names end inside the record;
+ *    have a known kind, known flags and a depth in range, maps start
+ *    below their end, tids are below DCG_TID_LIMIT, map paths and ksym
+ *    names end inside the record;
  *  - a clean end consumed the input exactly; an error names the input
  *    and an offset inside it, and the reader then stays in error;
  *  - reading again after a rewind gives the same records and result.
@@ -61,16 +63,23 @@ static void check_record(const struct dcg_rec *rec, const unsigned char *data,
 		CHECK(memcmp(h->magic, DCG_TRACE_MAGIC, 8) == 0);
 		CHECK(h->version == DCG_TRACE_VERSION);
 	}
-	if (dcg_rec_min_size(rec->type))
+	if (dcg_rec_min_size(rec->type)) {
 		CHECK(rec->size >= dcg_rec_min_size(rec->type));
+		CHECK(rec->tid < DCG_TID_LIMIT);
+	}
 	switch (rec->type) {
 	case DCG_REC_EVENT: {
 		const struct dcg_rec_event *ev = (const void *)rec;
 
 		CHECK(ev->kind >= DCG_EV_CALL && ev->kind <= DCG_EV_ASYNC);
+		CHECK(!(ev->flags & ~DCG_EVF_ALL));
+		CHECK(ev->kind == DCG_EV_RET ? ev->depth < DCG_DEPTH_LIMIT :
+		      ev->kind == DCG_EV_TAILCALL || ev->depth >= 1);
 		break;
 	}
 	case DCG_REC_MAP:
+		CHECK(((const struct dcg_rec_map *)rec)->start <
+		      ((const struct dcg_rec_map *)rec)->end);
 		CHECK(strlen(dcg_rec_map_path((const void *)rec)) <
 		      rec->size - sizeof(struct dcg_rec_map));
 		break;

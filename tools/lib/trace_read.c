@@ -210,6 +210,9 @@ static int check_header(struct dcg_reader *r, const struct dcg_rec_header *h)
 	if (h->mode < DCG_MODE_STEP || h->mode > DCG_MODE_EMU_BLOCK)
 		return fail(r, r->offset, "header record: mode %u is unknown",
 			    h->mode);
+	if (h->pid >= DCG_TID_LIMIT)
+		return fail(r, r->offset, "header record: pid %u is above the limit %u",
+			    h->pid, DCG_TID_LIMIT - 1);
 	if (h->flags & ~DCG_HDR_KERNEL)
 		return fail(r, r->offset, "header record: flags 0x%x unknown",
 			    h->flags & ~DCG_HDR_KERNEL);
@@ -284,6 +287,9 @@ static int check_record(struct dcg_reader *r, const struct dcg_rec *rec)
 		return fail(r, r->offset,
 			    "%s record too small: size %u, needs at least %zu",
 			    rec_names[type], rec->size, dcg_rec_min_size(type));
+	if (rec->tid >= DCG_TID_LIMIT)
+		return fail(r, r->offset, "%s record: tid %u is above the limit %u",
+			    rec_names[type], rec->tid, DCG_TID_LIMIT - 1);
 	switch (type) {
 	case DCG_REC_HEADER:
 		return check_header(r, (const void *)rec);
@@ -303,6 +309,10 @@ static int check_record(struct dcg_reader *r, const struct dcg_rec *rec)
 		if (t->what < DCG_THREAD_START || t->what > DCG_THREAD_EXEC)
 			return fail(r, r->offset,
 				    "thread record: what %u is unknown", t->what);
+		if (t->pid >= DCG_TID_LIMIT)
+			return fail(r, r->offset,
+				    "thread record: pid %u is above the limit %u",
+				    t->pid, DCG_TID_LIMIT - 1);
 		return 0;
 	}
 	case DCG_REC_LOST: {

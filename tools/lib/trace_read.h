@@ -17,7 +17,8 @@
  *     flags; an event's kind, flags (no unknown bits, RET-only flags on
  *     a RET, ROOT on a CALL) and depth (>= 1 for CALL/ASYNC, 0 for an
  *     unmatched RET, < DCG_DEPTH_LIMIT for a RET); a map's start below
- *     its end and its prot bits; a thread's what; a LOST's reason.
+ *     its end and its prot bits; a thread's what; a LOST's reason;
+ *     every tid and pid below DCG_TID_LIMIT.
  * Records of unknown types are skipped by their size and counted.
  * The first invalid record ends the stream: dcg_reader_next() returns
  * -1 and dcg_reader_error() gives "FILE: offset N: what is wrong".
