@@ -266,11 +266,11 @@ vm_release_env() {
 # result is checked for an ELF header instead.
 vm_extract_vmlinux() {
 	local z=$1 out=$2 off
-	off=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$z" | head -1 | cut -d: -f1)
+	off=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$z" | head -1 | cut -d: -f1 || true)
 	if [ -n "$off" ]; then
 		tail -c +"$((off + 1))" "$z" | xz -dc > "$out.tmp" 2>/dev/null || true
 	else
-		off=$(LC_ALL=C grep -obUaP '\x28\xb5\x2f\xfd' "$z" | head -1 | cut -d: -f1)
+		off=$(LC_ALL=C grep -obUaP '\x28\xb5\x2f\xfd' "$z" | head -1 | cut -d: -f1 || true)
 		[ -n "$off" ] || vm_die "no XZ or zstd stream in $z (another compression?)"
 		vm_need zstd zstd
 		tail -c +"$((off + 1))" "$z" | zstd -dcq > "$out.tmp" 2>/dev/null || true
