@@ -220,7 +220,18 @@ static int list_elf(const struct opts *o, Elf *elf, struct counts *c)
 		if (!gelf_getshdr(scn, &sh))
 			return fail(o, elf_errmsg(-1));
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (!name || !want_section(o, name, &sh))
+		/*
+		 * A section whose name cannot be read may be the one asked
+		 * for (or an executable one): skipping it would drop its
+		 * code from the listing without a word.
+		 */
+		if (!name) {
+			snprintf(msg, sizeof(msg), "section %zu: unreadable "
+				 "name: %s", elf_ndxscn(scn), elf_errmsg(-1));
+			free(sy.addr);
+			return fail(o, msg);
+		}
+		if (!want_section(o, name, &sh))
 			continue;
 		data = elf_rawdata(scn, NULL);
 		if (!data || !data->d_buf || data->d_size != sh.sh_size) {

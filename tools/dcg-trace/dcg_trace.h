@@ -225,6 +225,7 @@ uint64_t auxv_entry(pid_t pid);
 /* frontend.c: the process the user signals forwards to the tracer */
 void frontend_split(void);
 bool frontend_gone(void);
+void frontend_program_setup(void);
 
 /* guardian.c: restores our int3s if dcg-trace dies (SIGKILL) */
 int guardian_start(pid_t pid, bool kill_program);

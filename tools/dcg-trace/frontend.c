@@ -19,9 +19,12 @@
  * the int3s out, clear the trap flag, detach with no signal (and kill a
  * program it started, unless --leave-running).
  *
- * Both stay in the caller's process group, so a program dcg-trace
- * starts keeps the terminal as before.  The guardian (guardian.c)
- * still covers the tracer itself being killed.
+ * The tracer is named dcg-ptrace and has a process group of its own,
+ * so that "killall dcg-trace", "pkill dcg-trace", "kill -9 %1" and
+ * "timeout -s KILL" reach the front end only.  A program dcg-trace
+ * starts goes back into the caller's group and keeps the terminal as
+ * before.  The guardian (guardian.c) still covers the tracer itself
+ * being killed.
  */
 #include <errno.h>
 #include <signal.h>
@@ -33,8 +36,11 @@
 #include <sys/wait.h>
 #include "dcg_trace.h"
 
+#define TRACER_COMM "dcg-ptrace"
+
 static volatile pid_t tracer_pid;
 static pid_t frontend_pid;
+static pid_t frontend_pgid;
 
 static void forward(int sig)
 {
@@ -78,6 +84,7 @@ void frontend_split(void)
 	pid_t pid;
 
 	frontend_pid = getpid();
+	frontend_pgid = getpgrp();
 	/* no forward may reach pid 0 (our own group) before tracer_pid is set */
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
@@ -95,10 +102,35 @@ void frontend_split(void)
 		frontend_wait(&old);
 	}
 	prctl(PR_SET_PDEATHSIG, SIGHUP);
+	/*
+	 * A name that "pkill dcg-trace" and "killall dcg-trace" do not
+	 * match: they then kill only the front end, the safe way.
+	 */
+	prctl(PR_SET_NAME, TRACER_COMM, 0, 0, 0);
+	/*
+	 * A process group of its own, so that a SIGKILL sent to the
+	 * caller's group (kill -9 %1 in a shell, timeout -s KILL) reaches
+	 * only the front end.  Not being in the terminal's foreground
+	 * group, it must not be stopped for writing to it (TOSTOP).
+	 */
+	setpgid(0, 0);
+	signal(SIGTTOU, SIG_IGN);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	/* the front end may have died before the prctl: nothing is traced yet */
 	if (getppid() != frontend_pid)
 		_exit(1);
+}
+
+/*
+ * In the child that becomes the program dcg-trace starts: back into the
+ * caller's process group, which keeps the terminal (Ctrl-C, Ctrl-Z,
+ * reading it) exactly as without dcg-trace.
+ */
+void frontend_program_setup(void)
+{
+	signal(SIGTTOU, SIG_DFL);
+	if (frontend_pgid)
+		setpgid(0, frontend_pgid);
 }
 
 /* The front end is gone: the stop request came from its death. */

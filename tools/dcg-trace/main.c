@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include "dcg_trace.h"
 
@@ -233,6 +234,32 @@ static void begin_trace(void)
 	maps_scan(true);
 }
 
+static bool trace_to_stdout(void)
+{
+	return !strcmp(T.opt.out, "-");
+}
+
+/*
+ * -o - with -p: if the process writes to the very file or pipe that is
+ * our standard output, its output and the trace would interleave and
+ * the trace could not be read.  We cannot move its output: refuse.
+ */
+static void check_stdout_shared(pid_t pid)
+{
+	struct stat ours, its;
+	char path[64];
+
+	if (!trace_to_stdout() || fstat(1, &ours) < 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/fd/1", pid);
+	if (stat(path, &its) < 0)
+		return;
+	if (ours.st_dev == its.st_dev && ours.st_ino == its.st_ino)
+		die(2, "-o -: process %d writes to the same standard output, "
+		    "which would mix its output into the trace: use -o FILE",
+		    pid);
+}
+
 /*
  * Start the program seized from its first instruction: the child waits
  * on a pipe until PTRACE_SEIZE is done, then execs.  An exec failure
@@ -257,6 +284,14 @@ static void start_program(void)
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
 		close(go[0]);
+		/*
+		 * -o -: standard output is the trace's alone (as with perf
+		 * record -o -); the program's own output goes where its
+		 * errors go, so that neither is lost nor mixed.
+		 */
+		if (trace_to_stdout() && dup2(2, 1) < 0)
+			_exit(127);
+		frontend_program_setup();
 		execvp(T.opt.argv[0], T.opt.argv);
 		e = errno;
 		if (write(err[1], &e, sizeof(e)) < 0)
@@ -265,7 +300,13 @@ static void start_program(void)
 	}
 	close(go[0]);
 	close(err[1]);
-	if (ptrace(PTRACE_SEIZE, pid, 0, (void *)(long)TRACE_OPTIONS) < 0) {
+	/*
+	 * A program we started dies with us unless told to run on: then
+	 * the kernel kills it when the tracer dies, whatever kills the
+	 * tracer, before the detach could let a thread run into an int3.
+	 */
+	if (ptrace(PTRACE_SEIZE, pid, 0, (void *)(long)(TRACE_OPTIONS |
+		   (T.opt.leave_running ? 0 : PTRACE_O_EXITKILL))) < 0) {
 		kill(pid, SIGKILL);
 		die(1, "cannot trace: PTRACE_SEIZE: %s", strerror(errno));
 	}
@@ -329,6 +370,74 @@ static int seize_one(pid_t tid)
 	return 1;
 }
 
+/* A number from a "Name:\tvalue" line of /proc/PID/status; -1 if none. */
+static long proc_status_field(pid_t pid, const char *name)
+{
+	char path[64], line[256];
+	size_t len = strlen(name);
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, len) && line[len] == ':') {
+			v = strtol(line + len + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+static long yama_scope(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
+	long v = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * PTRACE_SEIZE of the process failed: a process that cannot be attached
+ * is bad usage (exit 2).  For EPERM, say which of the usual causes it
+ * is: another tracer (a debugger, strace, another dcg-trace) holds it,
+ * or we may not trace it.
+ */
+static void __attribute__((noreturn)) attach_failed(pid_t pid, int err)
+{
+	long tracer, uid, scope;
+	char comm[16];
+
+	if (err != EPERM)
+		die(2, "cannot attach to process %d: %s", pid, strerror(err));
+	tracer = proc_status_field(pid, "TracerPid");
+	if (tracer > 0) {
+		task_read_comm(tracer, tracer, comm, sizeof(comm));
+		die(2, "cannot attach to process %d: it is already traced by "
+		    "process %ld (%s); a process has one tracer at a time",
+		    pid, tracer, comm[0] ? comm : "?");
+	}
+	uid = proc_status_field(pid, "Uid");
+	scope = yama_scope();
+	if (geteuid() != 0 && uid >= 0 && uid != (long)geteuid())
+		die(2, "cannot attach to process %d: not permitted: it "
+		    "belongs to uid %ld, and tracing another user's process "
+		    "needs root", pid, uid);
+	if (scope > 0)
+		die(2, "cannot attach to process %d: not permitted: "
+		    "kernel.yama.ptrace_scope is %ld (1: only ancestors; 2: "
+		    "root only; 3: nobody)", pid, scope);
+	die(2, "cannot attach to process %d: not permitted (%s)", pid,
+	    strerror(err));
+}
+
 /* Seize every thread; new ones may appear while we do: loop until none. */
 static void attach_process(void)
 {
@@ -340,8 +449,7 @@ static void attach_process(void)
 	T.pid = pid;
 	ret = seize_one(pid);
 	if (ret < 0)
-		die(ret == -ESRCH ? 2 : 1, "cannot attach to process %d: %s",
-		    pid, strerror(-ret));
+		attach_failed(pid, -ret);
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
 	do {
 		struct dirent *d;
@@ -387,12 +495,20 @@ static int finish(void)
 		       "killing the program it started," : "detaching from",
 		       T.pid);
 	if (detached) {
-		cleanup_detach();
-		if (T.started && (!T.opt.leave_running || T.fatal)) {
+		/*
+		 * A program we started and are to kill dies before the
+		 * detach, not after: detached first, it would run on for a
+		 * moment (and print, write files) after dcg-trace said it
+		 * was stopped.  cleanup_detach() still closes the windows.
+		 */
+		bool kill_it = T.started && (!T.opt.leave_running || T.fatal);
+
+		if (kill_it)
 			kill(T.pid, SIGKILL);
+		cleanup_detach();
+		if (kill_it)
 			while (waitpid(T.pid, NULL, __WALL) < 0 && errno == EINTR)
 				;
-		}
 	}
 	guardian_done();	/* every int3 is out, or the program is gone */
 	dcg_write_stats(&T.w, now_ns(), T.stops, T.resyncs, T.decode_errors);
@@ -425,6 +541,8 @@ int main(int argc, char **argv)
 	int ret;
 
 	parse_args(argc, argv);
+	if (T.opt.attach_pid)
+		check_stdout_shared(T.opt.attach_pid);
 	frontend_split();	/* from here on, this is the tracer */
 	T.mode = T.opt.mode ? T.opt.mode : mode_detect();
 	ret = dcg_writer_open(&T.w, T.opt.out, T.opt.max_events);

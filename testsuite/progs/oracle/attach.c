@@ -30,13 +30,15 @@ NOINLINE long work(long i)
 	return square(i) + 1;
 }
 
+static long period_us = 10000;
+
 static long loop(long n)
 {
 	long i, sum = 0;
 
 	for (i = 0; i < n; i++) {
 		sum += work(i);
-		usleep(10000);
+		usleep(period_us);
 	}
 	return sum;
 }
@@ -46,7 +48,10 @@ static void *worker(void *arg)
 	return (void *)loop((long)arg);
 }
 
-/* attach [N [THREADS]]: THREADS more threads run the same loop. */
+/*
+ * attach [N [THREADS [PERIOD]]]: THREADS more threads run the same
+ * loop; PERIOD is the pause after each work() in microseconds (10000).
+ */
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 300, sum;
@@ -57,6 +62,8 @@ int main(int argc, char **argv)
 
 	before = code_checksum((const void *)work, CODE_BYTES) ^
 		 code_checksum((const void *)square, CODE_BYTES);
+	if (argc > 3)
+		period_us = atol(argv[3]);
 	if (nthreads > 16)
 		nthreads = 16;
 	for (i = 0; i < nthreads; i++)
