@@ -221,7 +221,8 @@ vm_host_mirror() {
 # paths: the top-level directory of every path in VM_BIND (space
 # separated) that is not part of the root's own system (/usr, /etc...).
 # Same paths matter: stap resolves uprobe targets by path, and the guest
-# finds them at the host's path.
+# finds them at the host's path.  VM_HOSTLIBS (space separated paths):
+# host files bind-mounted over the root's files of the same path.
 vm_chroot() {
 	local root=$1
 	shift
@@ -243,9 +244,24 @@ vm_chroot() {
 			mkdir -p "$root$t"
 			mount --rbind "$t" "$root$t"
 		done
+		# VM_HOSTLIBS: host glibc files to use in place of the
+		# root'"'"'s (a link in the root is followed to its file).
+		for f in ${VM_HOSTLIBS:-}; do
+			[ -e "$root$f" ] && [ -f "$f" ] || continue
+			mount --bind "$f" "$root$f"
+		done
 		exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
 			LC_ALL=C.UTF-8 "$@"
 	' vm_chroot "$root" "$tops" "$@"
+}
+
+# vm_host_glibc: the shared objects of the host's glibc (package libc6).
+# For a release whose guest runs the host's glibc (GUEST_LIBS=host,
+# bullseye), stap-build mounts them over the root's, so that stap reads
+# (-d, --ldd, process("libc...")) the very libc and ld.so the guest maps;
+# all of glibc at once, because its pieces only work with each other.
+vm_host_glibc() {
+	dpkg -L libc6 2>/dev/null | grep -E '/(ld-linux[^/]*|lib[^/]*\.so[.0-9]*)$' | tr '\n' ' '
 }
 
 # vm_release_env NAME: source the env of release NAME (provision writes it).
