@@ -112,6 +112,7 @@ static void dcg_abort_current(struct dcg_slot *s, struct pt_regs *regs,
 static int dcg_on_debug(struct pt_regs *regs, unsigned long *dr6p)
 {
 	struct dcg_slot *s = dcg_slot_find(current);
+	int own;
 
 	if (!(*dr6p & DR_STEP))
 		return NOTIFY_DONE;
@@ -135,6 +136,9 @@ static int dcg_on_debug(struct pt_regs *regs, unsigned long *dr6p)
 	if (dcg_stopping() ||
 	    atomic_cmpxchg(&s->state, DCG_SLOT_ARMED,
 			   DCG_SLOT_INTRAP) != DCG_SLOT_ARMED) {
+		/* the program's own TF (user_flags.c): its trap */
+		if (dcg_uf_own_trap(s, atomic_read(&s->state)))
+			return NOTIFY_DONE;
 		/* TF left over after the window closed or the module is
 		 * going away: ours, so clear it rather than SIGTRAP. */
 		dcg_tf_disarm_current(regs);
@@ -142,9 +146,11 @@ static int dcg_on_debug(struct pt_regs *regs, unsigned long *dr6p)
 		return NOTIFY_STOP;
 	}
 	s->state_after_trap = DCG_SLOT_ARMED;
+	own = dcg_uf_stop(s, regs);	/* user_flags.c: pushf, popf, ... */
 	dcg_trap_step(s, regs);
 	atomic_set(&s->state, s->state_after_trap);
-	return NOTIFY_STOP;
+	/* the CPU would have trapped here for the program too: its SIGTRAP */
+	return own ? NOTIFY_DONE : NOTIFY_STOP;
 }
 
 /*
@@ -156,12 +162,15 @@ static int dcg_on_int3(struct pt_regs *regs)
 {
 	struct dcg_slot *s = dcg_slot_find(current);
 
+	if (s)
+		dcg_uf_int3(s);	/* user_flags.c: a trap for after the int3 */
 	if (!s || !(regs->flags & X86_EFLAGS_TF))
 		return NOTIFY_DONE;
 	if (atomic_cmpxchg(&s->state, DCG_SLOT_ARMED,
 			   DCG_SLOT_PAUSED) != DCG_SLOT_ARMED)
 		return NOTIFY_DONE;
 	dcg_tf_disarm_current(regs);
+	dcg_uf_probe_at(s, regs->ip - 1);	/* user_flags.c */
 	if (!dcg_stopping())
 		dcg_queue_work(s);
 	return NOTIFY_DONE;

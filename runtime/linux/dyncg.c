@@ -37,6 +37,7 @@
 #include "nofault.c"
 #include "trap_flag.c"
 #include "task_slots.c"
+#include "user_flags.c"	/* the program's own TF in user windows */
 #include "transport.c"
 #include "edge_table.c"
 #include "die_notifier.c"

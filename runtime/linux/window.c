@@ -274,6 +274,9 @@ static void dcg_resume(struct dcg_slot *s, struct pt_regs *regs, int from)
 	t->prev_ip = regs->ip;
 	t->prev_sp = regs->sp;
 	t->have_prev = 1;
+	if (from == DCG_SLOT_OPENING)
+		dcg_uf_open(s, regs);	/* user_flags.c: the program's TF */
+	dcg_uf_resume(s, regs);		/* user_flags.c: a probed pushf */
 	if (atomic_cmpxchg(&s->state, from, DCG_SLOT_ARMED) == from)
 		dcg_tf_arm_current(s, regs);
 }
@@ -306,6 +309,7 @@ static void dcg_work_fn(struct callback_head *cb)
 	struct dcg_slot *s = container_of(cb, struct dcg_slot, work);
 	int st = atomic_read(&s->state);
 
+	dcg_uf_work(s);		/* user_flags.c: a deferred trap, the r11 probe */
 	if (current == s->task && !dcg_stopping() && st == DCG_SLOT_CLOSED) {
 		dcg_out_wait_read();
 	} else if (current == s->task && !dcg_stopping() &&
@@ -339,7 +343,7 @@ static void dcg_trap_step(struct dcg_slot *s, struct pt_regs *regs)
 		 * longjmp or an exception, which skips the .return probe
 		 * that would close the window.  Close it here.
 		 */
-		dcg_tf_disarm_current(regs);
+		dcg_uf_disarm(s, regs);	/* TF as the program set it */
 		s->nest = 0;
 		dcg_window_finish(s);
 		s->state_after_trap = DCG_SLOT_CLOSED;
@@ -371,6 +375,7 @@ static void dcg_on_signal(void)
 	if (atomic_cmpxchg(&s->state, DCG_SLOT_ARMED,
 			   DCG_SLOT_PAUSED) != DCG_SLOT_ARMED)
 		return;
+	dcg_uf_signal(s, task_pt_regs(current));	/* the frame's TF */
 	s->signalled = 1;
 	dcg_queue_work(s);
 }
@@ -555,6 +560,7 @@ static const char *dcg_open(struct pt_regs *regs, u64 entry_ip, int at_entry)
 		s->entry_sp = regs->sp;
 	}
 	s->entry_ts = dcg_now_ns();
+	dcg_uf_probe_at(s, entry_ip);	/* user_flags.c: the probed insn */
 	atomic64_inc(&dcg_g.windows);
 	dcg_out_header(current);
 	atomic_set(&s->state, DCG_SLOT_OPENING);
@@ -631,8 +637,8 @@ static const char *dcg_close(struct pt_regs *regs)
 	if (atomic_cmpxchg(&s->state, st, DCG_SLOT_BUSY) != st)
 		return NULL;
 	s->closed_by_user = 1;
-	dcg_tf_disarm_current(regs);
-	dcg_tf_disarm_current(task_pt_regs(current));
+	dcg_uf_disarm(s, regs);		/* TF as the program set it */
+	dcg_uf_disarm(s, task_pt_regs(current));
 	dcg_window_finish(s);
 	atomic_set(&s->state, DCG_SLOT_CLOSED);
 	if (!dcg_stopping())
@@ -843,13 +849,15 @@ static void dcg_teardown_fn(struct work_struct *w)
 	WRITE_ONCE(dcg_g.stopping, 1);
 	smp_mb();
 	dcg_hooks_unregister();	/* exit and exec hooks queue works */
+	dcg_uf_teardown();	/* user_flags.c: the sys_exit probe */
 	dcg_kernel_teardown();	/* dyncg kernel mode, before the notifier goes */
 	/* works check 'stopping' and do nothing; let the queued ones run */
 	wait_event(dcg_works_wq, atomic_read(&dcg_g.works_pending) == 0);
 	for (i = 0; i < DCG_MAX_TASKS; i++) {
 		struct task_struct *t = READ_ONCE(dcg_slots[i].task);
 
-		if (t && atomic_read(&dcg_slots[i].state) != DCG_SLOT_FREE)
+		if (t && atomic_read(&dcg_slots[i].state) != DCG_SLOT_FREE &&
+		    !dcg_uf_keeps_tf(&dcg_slots[i]))	/* the program's TF */
 			dcg_tf_disarm_task(t);
 	}
 	dcg_notifier_unregister();
