@@ -484,6 +484,21 @@ static const char *mode_name(int mode)
 	}
 }
 
+/*
+ * The program we started is killed: wait until it is gone.  Threads
+ * that died still traced (held in a stop, or in group-stop) are zombies
+ * only we can reap, and the leader is not reported before they are:
+ * waiting for the leader alone could wait for ever.
+ */
+static void reap_program(void)
+{
+	pid_t r;
+
+	do {
+		r = waitpid(-1, NULL, __WALL);
+	} while (r != T.pid && (r > 0 || errno == EINTR));
+}
+
 static int finish(void)
 {
 	bool detached = T.ntasks > 0;
@@ -507,8 +522,7 @@ static int finish(void)
 			kill(T.pid, SIGKILL);
 		cleanup_detach();
 		if (kill_it)
-			while (waitpid(T.pid, NULL, __WALL) < 0 && errno == EINTR)
-				;
+			reap_program();
 	}
 	guardian_done();	/* every int3 is out, or the program is gone */
 	dcg_write_stats(&T.w, now_ns(), T.stops, T.resyncs, T.decode_errors);

@@ -684,6 +684,30 @@ static void drain_sigtrap(struct task *t)
 }
 
 /*
+ * A thread in group-stop that we let listen (PTRACE_LISTEN) cannot be
+ * detached: the kernel refuses PTRACE_DETACH (and PTRACE_CONT) while it
+ * listens.  Left attached, it is let go at our exit still carrying the
+ * TF of the step it was resumed with (a SIGSTOP delivered inside a
+ * window) and dies of SIGTRAP at the SIGCONT.  PTRACE_INTERRUPT works
+ * on it: it traps again, and can then be detached, which clears TF.
+ */
+static void stop_listening(struct task *t)
+{
+	int status;
+
+	if (!t->listening || ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) < 0)
+		return;
+	if (wait_for(t->tid, &status) != t->tid)
+		return;
+	t->listening = false;
+	t->state = TS_STOPPED;
+	if (!WIFSTOPPED(status) || (status >> 16) != PTRACE_EVENT_STOP) {
+		t->has_pending = true;
+		t->pending_status = status;
+	}
+}
+
+/*
  * Ctrl-C: take every breakpoint out, close the windows, and detach so
  * that the program carries on as if never traced.
  */
@@ -692,6 +716,8 @@ void cleanup_detach(void)
 	struct task *t, *next;
 
 	stop_world(NULL);
+	for (t = T.tasks; t; t = t->next)
+		stop_listening(t);
 	for (t = T.tasks; t; t = t->next)
 		drain_sigtrap(t);
 	for (t = T.tasks; t; t = t->next) {
