@@ -14,6 +14,7 @@
  *   frontend.c    the process the user sees; the tracer is its child
  *   guardian.c    a process that restores our int3s if we are killed
  *   tracee_flags.c the program's own TF: hidden from it, its traps kept
+ *   sigtrap_state.c the program's SIGTRAP handler and mask, despite our traps
  */
 #ifndef DCG_TRACE_H
 #define DCG_TRACE_H
@@ -26,6 +27,15 @@
 #include "trace_write.h"
 
 #define PROG "dcg-trace"
+
+/*
+ * main.c's ptrace options (TRACE_OPTIONS there); sigtrap_state.c adds
+ * PTRACE_O_TRACESYSGOOD (and EXITKILL as main.c does) at a task's
+ * first clean stop.  Keep the two the same.
+ */
+#define DCG_PTRACE_OPTIONS (PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | \
+			    PTRACE_O_TRACEEXIT | PTRACE_O_TRACEFORK | \
+			    PTRACE_O_TRACEVFORK | PTRACE_O_TRACEVFORKDONE)
 
 /* What a breakpoint is for. */
 enum bp_kind {
@@ -110,6 +120,14 @@ struct task {
 	bool own_tf;		/* the program's TF, not ours */
 	bool frame_fix;		/* a signal went with a step: handler entry? */
 	uint64_t step_rsp;	/* rsp before the last step */
+
+	/* sigtrap_state.c */
+	bool sysgood;		/* PTRACE_O_TRACESYSGOOD set on it */
+	bool sig_known;		/* trap_blocked was read at a clean stop */
+	bool trap_blocked;	/* the program has SIGTRAP blocked here */
+	bool sig_fix;		/* a trap of ours: restore before it runs */
+	long sys_nr;		/* syscall entered, -1 none */
+	uint64_t sys_args[6];
 };
 
 struct options {
@@ -258,6 +276,14 @@ void tflags_before_step(struct task *t);
 bool tflags_after_step(struct task *t);
 void tflags_signal_sent(struct task *t);
 bool tflags_handler_entry(struct task *t);
+
+/* sigtrap_state.c */
+void sigstate_syscall_stop(struct task *t);
+void sigstate_trap(struct task *t);
+void sigstate_program_trap(struct task *t);
+void sigstate_signal_delivered(struct task *t, int sig);
+bool sigstate_restore(struct task *t, int sig);
+void sigstate_exec(struct task *t);
 
 /* ptrace.c */
 int trace_loop(void);

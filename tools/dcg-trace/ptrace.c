@@ -141,6 +141,7 @@ static void deliver(struct task *t, int sig)
  */
 static void deliver_sigtrap(struct task *t)
 {
+	sigstate_program_trap(t);
 	if (!t->in_window || t->skipping) {
 		deliver(t, SIGTRAP);
 		return;
@@ -280,6 +281,7 @@ static void handle_sigtrap(struct task *t)
 
 	if (task_getregs(t) < 0)
 		return;
+	sigstate_trap(t);	/* a forced SIGTRAP: see sigtrap_state.c */
 	if (stepped(t)) {
 		if (skip_stepped_into_int3(t))
 			return;
@@ -371,6 +373,12 @@ void handle_stop(struct task *t, int status)
 	}
 	if (sig == SIGTRAP) {
 		handle_sigtrap(t);
+		return;
+	}
+	if (sig == (SIGTRAP | 0x80)) {
+		/* freely running: PTRACE_SYSCALL (sigtrap_state.c) */
+		sigstate_syscall_stop(t);
+		resume_task(t, 0);
 		return;
 	}
 	deliver(t, sig);
@@ -466,6 +474,7 @@ static void exec_happened(struct task *t)
 			task_del(u);
 	}
 	thread_record(t, DCG_THREAD_EXEC);
+	sigstate_exec(t);
 	bp_forget_all();
 	maps_forget();
 	mem_open(T.pid);
@@ -728,6 +737,8 @@ void cleanup_detach(void)
 
 			if (WIFSTOPPED(st) && !(st >> 16))
 				sig = WSTOPSIG(st);
+			if (sig == (SIGTRAP | 0x80))
+				sig = 0;	/* a syscall stop: no signal */
 			if (sig == SIGTRAP && task_getregs(t) == 0) {
 				struct bp *b = bp_find(t->regs.rip - 1);
 
@@ -740,6 +751,11 @@ void cleanup_detach(void)
 					sig = 0;
 				} else if (skip_sigtrap(t, false)) {
 					sig = 0;
+				}
+				/* our trap: its reset of SIGTRAP undone */
+				if (!sig) {
+					sigstate_trap(t);
+					sigstate_restore(t, 0);
 				}
 			}
 			if (sig == SIGSTOP)

@@ -46,6 +46,7 @@ struct task *task_add(pid_t tid, pid_t tgid)
 	t->tgid = tgid;
 	t->state = TS_STOPPED;
 	t->how = RH_CONT;
+	t->sys_nr = -1;
 	t->next = T.tasks;
 	T.tasks = t;
 	T.ntasks++;
@@ -84,10 +85,14 @@ int task_setregs(struct task *t)
 	return 0;
 }
 
+/*
+ * A thread running freely is resumed with PTRACE_SYSCALL, not
+ * PTRACE_CONT: sigtrap_state.c follows its signal mask and actions.
+ */
 static int ptrace_resume(pid_t tid, enum resume_how how, int sig)
 {
 	long req = how == RH_STEP ? PTRACE_SINGLESTEP :
-		   how == RH_BLOCK ? PTRACE_SINGLEBLOCK : PTRACE_CONT;
+		   how == RH_BLOCK ? PTRACE_SINGLEBLOCK : PTRACE_SYSCALL;
 
 	return ptrace(req, tid, 0, (void *)(long)sig);
 }
@@ -95,6 +100,10 @@ static int ptrace_resume(pid_t tid, enum resume_how how, int sig)
 /* Resume one task; @how is also what its next SIGTRAP will mean. */
 int task_resume(struct task *t, enum resume_how how, int sig)
 {
+	if (sigstate_restore(t, sig))
+		return 0;	/* another stop came first: the loop has it */
+	if (sig)
+		sigstate_signal_delivered(t, sig);
 	t->how = how;
 	t->regs_valid = false;
 	if (how != RH_CONT && sig)
