@@ -244,12 +244,27 @@ vm_chroot() {
 			mkdir -p "$root$t"
 			mount --rbind "$t" "$root$t"
 		done
-		# VM_HOSTLIBS: host glibc files to use in place of the
-		# root'"'"'s (a link in the root is followed to its file).
-		for f in ${VM_HOSTLIBS:-}; do
-			[ -e "$root$f" ] && [ -f "$f" ] || continue
-			mount --bind "$f" "$root$f"
-		done
+		# VM_HOSTLIBS: host files to use in place of the root'"'"'s, as
+		# they are on the host (a file where the root has a link:
+		# bullseye'"'"'s libc.so.6 -> libc-2.31.so would make stap name
+		# libc-2.31.so, a file the guest never maps).  One read-only
+		# overlay per canonical directory, the host'"'"'s files on top.
+		if [ -n "${VM_HOSTLIBS:-}" ]; then
+			# A tmpfs on the root'"'"'s /mnt, gone with the namespace.
+			ov=$root/mnt
+			mount -t tmpfs tmpfs "$ov"
+			dirs=
+			for f in $VM_HOSTLIBS; do
+				d=$(realpath -e "$(dirname "$f")") || continue
+				[ -d "$root$d" ] && [ ! -L "$root$d" ] || continue
+				mkdir -p "$ov$d"
+				cp -P "$f" "$ov$d/"
+				case " $dirs " in *" $d "*) ;; *) dirs="$dirs $d" ;; esac
+			done
+			for d in $dirs; do
+				mount -t overlay overlay -o ro,lowerdir="$ov$d:$root$d" "$root$d"
+			done
+		fi
 		exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
 			LC_ALL=C.UTF-8 "$@"
 	' vm_chroot "$root" "$tops" "$@"
