@@ -485,18 +485,44 @@ static const char *mode_name(int mode)
 }
 
 /*
- * The program we started is killed: wait until it is gone.  Threads
- * that died still traced (held in a stop, or in group-stop) are zombies
- * only we can reap, and the leader is not reported before they are:
- * waiting for the leader alone could wait for ever.
+ * Ctrl-C (or the front end's death) with a program we started: kill
+ * it, rather than detach and kill it after, when it would run on for a
+ * moment.  Nothing needs restoring in a process that dies; its windows
+ * are closed and every task reaped.  Threads that die still traced are
+ * zombies only we can reap, and the leader is not reported before they
+ * are, so this reaps them all (waiting for the leader alone, or through
+ * stop_world(), could wait for ever).  A vfork child shares its memory
+ * and goes too.
  */
-static void reap_program(void)
+static void kill_program(void)
 {
+	struct task *t, *next;
+	int status;
 	pid_t r;
 
-	do {
-		r = waitpid(-1, NULL, __WALL);
-	} while (r != T.pid && (r > 0 || errno == EINTR));
+	for (t = T.tasks; t; t = t->next)
+		if (t->tgid != T.pid)
+			kill(t->tgid, SIGKILL);
+	kill(T.pid, SIGKILL);
+	while ((r = waitpid(-1, &status, __WALL)) > 0 || errno == EINTR) {
+		if (r <= 0)
+			continue;
+		if (WIFSTOPPED(status)) {
+			/* a stop that came before the kill: let it die */
+			ptrace(PTRACE_CONT, r, 0, 0);
+			continue;
+		}
+		t = task_find(r);
+		if (t) {
+			window_close(t);
+			task_del(t);
+		}
+	}
+	for (t = T.tasks; t; t = next) {
+		next = t->next;
+		window_close(t);
+		task_del(t);
+	}
 }
 
 static int finish(void)
@@ -510,19 +536,10 @@ static int finish(void)
 		       "killing the program it started," : "detaching from",
 		       T.pid);
 	if (detached) {
-		/*
-		 * A program we started and are to kill dies before the
-		 * detach, not after: detached first, it would run on for a
-		 * moment (and print, write files) after dcg-trace said it
-		 * was stopped.  cleanup_detach() still closes the windows.
-		 */
-		bool kill_it = T.started && (!T.opt.leave_running || T.fatal);
-
-		if (kill_it)
-			kill(T.pid, SIGKILL);
-		cleanup_detach();
-		if (kill_it)
-			reap_program();
+		if (T.started && (!T.opt.leave_running || T.fatal))
+			kill_program();
+		else
+			cleanup_detach();
 	}
 	guardian_done();	/* every int3 is out, or the program is gone */
 	dcg_write_stats(&T.w, now_ns(), T.stops, T.resyncs, T.decode_errors);
