@@ -114,7 +114,7 @@ struct dcg_rec_event {
  * Readers must not spend memory or time per level of a depth: a jump
  * in depth (lost events) can be this large.
  */
-#define DCG_DEPTH_LIMIT		0xffffffffu
+#define DCG_EVENT_DEPTH_MAX		0xffffffffu
 
 /*
  * Thread and process ids are below Linux's PID_MAX_LIMIT for 64-bit

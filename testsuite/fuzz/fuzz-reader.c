@@ -73,7 +73,7 @@ static void check_record(const struct dcg_rec *rec, const unsigned char *data,
 
 		CHECK(ev->kind >= DCG_EV_CALL && ev->kind <= DCG_EV_ASYNC);
 		CHECK(!(ev->flags & ~DCG_EVF_ALL));
-		CHECK(ev->kind == DCG_EV_RET ? ev->depth < DCG_DEPTH_LIMIT :
+		CHECK(ev->kind == DCG_EV_RET ? ev->depth < DCG_EVENT_DEPTH_MAX :
 		      ev->kind == DCG_EV_TAILCALL || ev->depth >= 1);
 		break;
 	}

@@ -250,9 +250,9 @@ static int check_event(struct dcg_reader *r, const struct dcg_rec_event *ev)
 	    ev->depth == 0)
 		return fail(r, off, "event record: depth 0 on a %s (a new frame is at least 1)",
 			    dcg_ev_kind_name(ev->kind));
-	if (ev->kind == DCG_EV_RET && ev->depth >= DCG_DEPTH_LIMIT)
+	if (ev->kind == DCG_EV_RET && ev->depth >= DCG_EVENT_DEPTH_MAX)
 		return fail(r, off, "event record: depth %u on a ret, the limit is %u",
-			    ev->depth, DCG_DEPTH_LIMIT - 1);
+			    ev->depth, DCG_EVENT_DEPTH_MAX - 1);
 	if ((ev->flags & DCG_EVF_UNMATCHED) && ev->depth)
 		return fail(r, off, "event record: depth %u on an unmatched ret (must be 0)",
 			    ev->depth);

@@ -16,7 +16,7 @@
  *   - every field holds what a tracer can write: header host, mode and
  *     flags; an event's kind, flags (no unknown bits, RET-only flags on
  *     a RET, ROOT on a CALL) and depth (>= 1 for CALL/ASYNC, 0 for an
- *     unmatched RET, < DCG_DEPTH_LIMIT for a RET); a map's start below
+ *     unmatched RET, < DCG_EVENT_DEPTH_MAX for a RET); a map's start below
  *     its end and its prot bits; a thread's what; a LOST's reason;
  *     every tid and pid below DCG_TID_LIMIT.
  * Records of unknown types are skipped by their size and counted.
