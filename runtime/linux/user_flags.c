@@ -66,6 +66,9 @@ struct dcg_uflags {
 	u32 frames;		/* signal frames that hold the shadow TF */
 	u64 probe_ip;		/* a uprobe's insn runs out of line next */
 	u64 trap_ip;		/* the trampoline of trap_later */
+	u64 nip;		/* the last stop, and ... */
+	u8 nbuf[DCG_INSN_MAX_LEN];	/* ... its code bytes, */
+	u8 nlen;		/* 0 to DCG_INSN_MAX_LEN of them */
 };
 
 static struct dcg_uflags dcg_uflags[DCG_MAX_TASKS];
@@ -93,6 +96,7 @@ static void dcg_uf_open(struct dcg_slot *s, struct pt_regs *regs)
 	uf->trap_later = 0;
 	uf->frames = 0;
 	uf->ours_live = 1;
+	uf->nlen = 0;
 }
 
 /* Window ends in @regs: TF as the program set it, BTF off. */
@@ -127,16 +131,6 @@ static int dcg_uf_keeps_tf(struct dcg_slot *s)
 	struct dcg_uflags *uf = dcg_uf(s);
 
 	return uf && uf->tf;
-}
-
-/* Decode the user instruction at @ip; its bytes in @buf.  0 or -1. */
-static int dcg_uf_decode(u64 ip, u8 *buf, struct dcg_insn *in)
-{
-	int n = dcg_read_nofault(ip, buf, DCG_INSN_MAX_LEN, false);
-
-	if (n <= 0 || dcg_insn_decode(buf, n, ip, in) <= 0)
-		return -1;
-	return 0;
 }
 
 static int dcg_uf_is_prefix(u8 b)
@@ -284,20 +278,55 @@ static void dcg_uf_syscall(struct dcg_slot *s, struct dcg_uflags *uf)
 		dcg_queue_work(s);
 }
 
+/* The opcode byte after the prefixes (its index in *at), or -1. */
+static int dcg_uf_opcode(const u8 *buf, int n, int *at)
+{
+	int i = 0;
+
+	while (i < n && dcg_uf_is_prefix(buf[i]))
+		i++;
+	*at = i;
+	return i < n ? buf[i] : -1;
+}
+
 /*
- * The instruction at the next stop, before it runs: a syscall gets its
+ * Worth a full decode: pushf, popf, iret, syscall, and ret when a trap
+ * of the program is due.  A byte test, so that the common stop costs
+ * no decoding at all.
+ */
+static int dcg_uf_interesting(const u8 *buf, int n, int want_ret)
+{
+	int at, op = dcg_uf_opcode(buf, n, &at);
+
+	switch (op) {
+	case 0x9c: case 0x9d: case 0xcf:
+		return 1;
+	case 0x0f:
+		return at + 1 < n && buf[at + 1] == 0x05;
+	case 0xc3: case 0xc2: case 0xcb: case 0xca:
+		return want_ret;
+	}
+	return 0;
+}
+
+/*
+ * The instruction at the next stop, before it runs (its bytes are kept
+ * for the next stop, where it is the one that ran): a syscall gets its
  * r11 fixed on the way back; rt_sigreturn of a frame we patched takes
  * the program's TF from it and leaves ours in it.
  */
 static void dcg_uf_before(struct dcg_slot *s, struct dcg_uflags *uf,
 			  struct pt_regs *regs)
 {
-	struct dcg_insn in;
-	u8 buf[DCG_INSN_MAX_LEN];
+	int n = dcg_read_nofault(regs->ip, uf->nbuf, DCG_INSN_MAX_LEN, false);
+	int at;
 	u64 fl;
 	void __user *p;
 
-	if (dcg_uf_decode(regs->ip, buf, &in) || !dcg_uf_is_syscall(buf, &in))
+	uf->nip = regs->ip;
+	uf->nlen = n > 0 ? n : 0;
+	if (dcg_uf_opcode(uf->nbuf, uf->nlen, &at) != 0x0f ||
+	    at + 1 >= uf->nlen || uf->nbuf[at + 1] != 0x05)
 		return;
 	if ((u32)regs->ax == __NR_rt_sigreturn) {
 		p = dcg_uf_frame_flags(regs->sp - sizeof(long));
@@ -315,45 +344,68 @@ static void dcg_uf_before(struct dcg_slot *s, struct dcg_uflags *uf,
 }
 
 /*
+ * The instruction at @x (@buf, @n bytes) ran: pushf, popf, iret, ret,
+ * or a syscall, after which the next instruction ran too (the CPU gives
+ * no trap right after a syscall).  Updates *due.
+ */
+static void dcg_uf_after(struct dcg_uflags *uf, struct pt_regs *regs,
+			 u64 x, const u8 *buf, int n, int *due)
+{
+	struct dcg_insn in;
+	u8 next[DCG_INSN_MAX_LEN];
+
+	if (dcg_insn_decode(buf, n, x, &in) <= 0)
+		return;
+	if (dcg_uf_is_syscall(buf, &in)) {
+		x += in.len;
+		n = dcg_read_nofault(x, next, sizeof(next), false);
+		if (n <= 0 || !dcg_uf_interesting(next, n, *due) ||
+		    dcg_insn_decode(next, n, x, &in) <= 0)
+			return;
+		buf = next;
+	}
+	if (dcg_uf_is_op(buf, &in, 0x9c) && regs->ip == x + in.len) {
+		dcg_uf_fix_pushed(regs->sp, uf->tf);
+	} else if ((dcg_uf_is_op(buf, &in, 0x9d) && regs->ip == x + in.len) ||
+		   in.branch == DCG_BR_IRET) {
+		uf->tf = !!(regs->flags & X86_EFLAGS_TF);
+		regs->flags |= X86_EFLAGS_TF;
+	} else if (*due && dcg_branch_is_ret(in.branch) &&
+		   dcg_uf_at_trampoline(regs)) {
+		/* sent once uprobes is past its int3 (dcg_uf_int3) */
+		uf->trap_later = 1;
+		uf->trap_ip = regs->ip;
+		*due = 0;
+	}
+}
+
+/*
  * One armed stop, before the engine sees it (t->prev_ip is still the
  * previous stop).  Returns 1 when the program's own trap is due here.
+ * One read of user memory per stop: the bytes at the previous stop were
+ * read there.
  */
 static int dcg_uf_stop(struct dcg_slot *s, struct pt_regs *regs)
 {
 	struct dcg_uflags *uf = dcg_uf(s);
 	struct dcg_thread *t = &s->engine;
-	struct dcg_insn in;
 	u8 buf[DCG_INSN_MAX_LEN];
-	u64 x;
-	int due;
+	const u8 *b = buf;
+	int due, n;
 
 	if (!uf || s->mode != DCG_MODE_STEP)
 		return 0;
 	due = uf->tf;
-	if (t->have_prev && !dcg_uf_decode(t->prev_ip, buf, &in)) {
-		x = t->prev_ip;
-		if (dcg_uf_is_syscall(buf, &in)) {
-			/* no trap after a syscall: the next insn ran too */
-			x += in.len;
-			if (dcg_uf_decode(x, buf, &in))
-				goto next;
+	if (t->have_prev) {
+		if (uf->nlen && uf->nip == t->prev_ip) {
+			b = uf->nbuf;
+			n = uf->nlen;
+		} else {
+			n = dcg_read_nofault(t->prev_ip, buf, sizeof(buf), false);
 		}
-		if (dcg_uf_is_op(buf, &in, 0x9c) && regs->ip == x + in.len) {
-			dcg_uf_fix_pushed(regs->sp, uf->tf);
-		} else if ((dcg_uf_is_op(buf, &in, 0x9d) &&
-			    regs->ip == x + in.len) ||
-			   in.branch == DCG_BR_IRET) {
-			uf->tf = !!(regs->flags & X86_EFLAGS_TF);
-			regs->flags |= X86_EFLAGS_TF;
-		} else if (due && dcg_branch_is_ret(in.branch) &&
-			   dcg_uf_at_trampoline(regs)) {
-			/* sent once uprobes is past its int3 (dcg_uf_int3) */
-			uf->trap_later = 1;
-			uf->trap_ip = regs->ip;
-			due = 0;
-		}
+		if (n > 0 && dcg_uf_interesting(b, n, due))
+			dcg_uf_after(uf, regs, t->prev_ip, b, n, &due);
 	}
-next:
 	dcg_uf_before(s, uf, regs);
 	return due;
 }
