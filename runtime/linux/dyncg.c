@@ -32,6 +32,7 @@
 #include "../thread.c"
 #pragma GCC diagnostic pop
 
+#include "kcompat.h"	/* every kernel and stap assumption */
 #include "dyncg_kernel.h"
 #include "kernel_mode.h"	/* dyncg kernel mode */
 #include "nofault.c"

@@ -29,9 +29,12 @@
 /* Shadow-stack frames per thread unless the script says otherwise. */
 #define DCG_DEFAULT_DEPTH	512
 /* dynamic_call_graph_max_depth() refuses anything above this. */
-#define DCG_DEPTH_LIMIT		65536
+#define DCG_SCRIPT_DEPTH_LIMIT		65536
 /* Events per thread and window unless the script says otherwise. */
 #define DCG_DEFAULT_BUDGET	1000000ULL
+/* Records a slot collects before one transport message. */
+#define DCG_OBUF_SIZE	2048		/* per slot; one transport message, well
+					 * inside a 4 KiB relay sub-buffer */
 
 /*
  * Slot life cycle.  Only the slot's own task moves it between OPENING,
@@ -58,7 +61,9 @@ struct dcg_slot {
 
 	struct dcg_thread engine;
 	struct dcg_host_ops ops;	/* ctx = this slot */
-	struct dcg_frame *frames;	/* allocated when tracing is switched on */
+	struct dcg_frame *frames;	/* user windows: kvcalloc()ed by the
+					 * task's own task work; kernel windows:
+					 * a share of dcg_kframes */
 	u32 cap;			/* frames[] entries */
 	u8 mode;			/* DCG_MODE_STEP or DCG_MODE_BLOCK */
 	u8 wait_xol;			/* re-arm after uprobes' out-of-line step */
@@ -76,6 +81,7 @@ struct dcg_slot {
 	struct callback_head work;	/* re-arm / arm task work */
 	atomic_t work_queued;
 
+	char obuf_mem[DCG_OBUF_SIZE];	/* obuf's storage: no allocation */
 	char *obuf;			/* records not yet in the transport: */
 	u32 obuf_len;			/* whole records, flushed as one message */
 	u32 obuf_events;		/* events among them */
@@ -115,6 +121,8 @@ struct dcg_globals {
 	atomic64_t slot_full;		/* dynamic_call_graph(1) with no free slot */
 	atomic64_t tail_traps;		/* traps of a slot not armed: TF cleared */
 	atomic64_t nested;		/* dynamic_call_graph(1) inside a window */
+	atomic64_t nomem;		/* windows closed: no shadow stack */
+	atomic64_t btf_resynced;	/* CPUs whose BTF a remote disarm left set */
 };
 
 #define DCG_OUT_BINARY	0
@@ -137,15 +145,15 @@ static void dcg_tf_detect_btf(void);
 static void dcg_tf_arm_current(struct dcg_slot *s, struct pt_regs *regs);
 static void dcg_tf_disarm_current(struct pt_regs *regs);
 static void dcg_tf_disarm_task(struct task_struct *t);
+static void dcg_tf_resync_btf(void);
 
 /* task_slots.c */
 static struct dcg_slot *dcg_slot_find(struct task_struct *t);
 static struct dcg_slot *dcg_slot_claim(struct task_struct *t, const char **why);
+static int dcg_slot_frames(struct dcg_slot *s);
 static void dcg_slot_release(struct dcg_slot *s);
 
 /* transport.c */
-#define DCG_OBUF_SIZE	2048		/* per slot; one transport message, well
-					 * inside a 4 KiB relay sub-buffer */
 static int dcg_out_raw(const void *rec, unsigned int len);
 static void dcg_out_flush(struct dcg_slot *s);
 static void dcg_out_header(struct task_struct *t);

@@ -32,9 +32,7 @@
 #include <linux/uaccess.h>
 #include <linux/string.h>
 
-typedef int (*dcg_ksize_fn)(unsigned long addr, unsigned long *size,
-			    unsigned long *offset);
-static dcg_ksize_fn dcg_ksize_offset;
+static dcg_ksize_fn dcg_ksize_offset;	/* kcompat.h K5 */
 
 static void dcg_ksyms_init(void)
 {

@@ -26,10 +26,6 @@
 
 static DECLARE_WAIT_QUEUE_HEAD(dcg_kguard_wq);
 
-typedef struct callback_head *(*dcg_twc_fn)(struct task_struct *t,
-					     task_work_func_t func);
-static dcg_twc_fn dcg_task_work_cancel;
-
 static struct dcg_kwin *dcg_kwin_find(struct task_struct *t)
 {
 	int i;
@@ -98,12 +94,23 @@ static int dcg_kguard_queue(struct dcg_kwin *kw)
 {
 	init_task_work(&kw->guard, dcg_kguard_fn);
 	atomic_inc(&dcg_k.guards);
-	if (task_work_add(current, &kw->guard, TWA_RESUME)) {
+	/* stap's wrappers, so that it can be cancelled (kcompat.h K6) */
+	if (stp_task_work_add(current, &kw->guard)) {
 		if (atomic_dec_and_test(&dcg_k.guards))
 			wake_up(&dcg_kguard_wq);
 		return -ESRCH;
 	}
 	return 0;
+}
+
+/* Does the function at @addr start with ENDBR64 (kcompat.h K7)? */
+static int dcg_kendbr(unsigned long addr)
+{
+	static const u8 endbr64[DCG_ENDBR_SIZE] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	u8 insn[DCG_ENDBR_SIZE];
+
+	return dcg_kread(NULL, addr, insn, sizeof(insn)) == sizeof(insn) &&
+	       !memcmp(insn, endbr64, sizeof(insn));
 }
 
 /*
@@ -118,8 +125,9 @@ static void dcg_kwin_entry(struct dcg_kwin *kw, struct pt_regs *regs,
 	unsigned long size = 0, off = ~0UL, ip = regs->ip;
 	u64 ret = 0;
 
-	if (dcg_ksize_offset && dcg_ksize_offset(ip, &size, &off) && off == 1)
-		ip--, off = 0;
+	if (dcg_ksize_offset && dcg_ksize_offset(ip, &size, &off) &&
+	    (off == 1 || (off == DCG_ENDBR_SIZE + 1 && dcg_kendbr(ip - off))))
+		ip -= off, off = 0;	/* at the entry (kcompat.h K7) */
 	else if (off != 0)
 		ip = regs->ip - 1;	/* kprobe at ip - 1, mid-function */
 	s->entry_ip = ip;
@@ -214,7 +222,8 @@ static const char *dcg_kopen(struct pt_regs *regs, int at_entry)
 		}
 		fresh = 1;
 	}
-	if (dcg_slot_frames(&kw->s) || (fresh && dcg_kguard_queue(kw))) {
+	if (dcg_kslot_frames(&kw->s, kw - dcg_kwins) ||
+	    (fresh && dcg_kguard_queue(kw))) {
 		atomic64_inc(&dcg_k.refused);
 		if (fresh)
 			dcg_kwin_release(kw);
@@ -305,14 +314,13 @@ static void dcg_kguard_fn(struct callback_head *cb)
 		dcg_out_wait_read();
 	if (atomic_dec_and_test(&dcg_k.guards))
 		wake_up(&dcg_kguard_wq);
+	stp_task_work_func_done();	/* stap's exit waits for this */
 }
 
 /* probe begin (atomic context). */
 static void dcg_kernel_begin(void)
 {
 	dcg_ksyms_init();
-	dcg_task_work_cancel = (dcg_twc_fn)
-		kallsyms_lookup_name("task_work_cancel_func");
 	dcg_sched_key_get();
 }
 
@@ -393,8 +401,8 @@ static int dcg_kernel_drain_once(void)
 		 */
 		st = atomic_read(&kw->state);
 		if ((st != DCG_KW_PAUSED && st != DCG_KW_DRAINED &&
-		     st != DCG_KW_CLOSED) || !dcg_task_work_cancel ||
-		    !dcg_task_work_cancel(t, dcg_kguard_fn))
+		     st != DCG_KW_CLOSED) ||
+		    !stp_task_work_cancel(t, dcg_kguard_fn))
 			continue;
 		st = dcg_kwin_take(kw);
 		if (st == DCG_KW_PAUSED || st == DCG_KW_DRAINED)
@@ -427,8 +435,8 @@ static void dcg_kernel_teardown(void)
 	wait_event(dcg_kguard_wq, atomic_read(&dcg_k.guards) == 0);
 	dcg_sched_key_put();
 	for (i = 0; i < DCG_MAX_KTASKS; i++) {
-		kfree(dcg_kwins[i].s.frames);
 		dcg_kwins[i].s.frames = NULL;
 		dcg_kwins[i].s.cap = 0;
 	}
+	dcg_kframes_free();	/* task_slots.c: the windows' pool */
 }

@@ -125,6 +125,9 @@ static void dcg_sched_detach(struct dcg_kwin *kw)
 
 static void dcg_sched_key_fn(struct work_struct *w)
 {
+	/* without their shadow stacks kernel windows stay refused */
+	if (dcg_kframes_alloc())
+		return;
 	preempt_notifier_inc();
 	WRITE_ONCE(dcg_k.key_taken, 1);
 	smp_wmb();

@@ -7,9 +7,20 @@
  * task pointer is published after the slot is set up, and only its own
  * task (or teardown, after the notifier is gone) ever frees it.
  *
- * Shadow-stack frames are allocated when tracing is switched on (from a
- * probe handler, so atomically) and reused by the next window of the
- * same slot if big enough; never inside the trap handler.
+ * Nothing here allocates in a probe handler or the trap handler.  A
+ * user window's shadow stack (up to DCG_SCRIPT_DEPTH_LIMIT frames of 40
+ * bytes, 2.5 MiB) is allocated by the window's first task work, which runs in
+ * the task before it returns to user mode and may sleep, with
+ * kvcalloc(): the count is overflow-checked, and a large stack comes in
+ * single pages when no contiguous block is free (an order-10 GFP_ATOMIC
+ * block from the probe handler failed under fragmentation, see
+ * stap-alloc.exp).  It is reused by the slot's next window of the same
+ * depth.  Kernel windows cannot wait for a task work (their TF goes on
+ * in the kprobe), so they take fixed shares of one pool allocated where
+ * sleeping is allowed, before kernel windows are enabled: a kernel call
+ * chain is bounded by the task's kernel stack (each frame holds at least
+ * its return address there), so DCG_KDEPTH frames always suffice.  The
+ * output buffer is part of the slot itself.
  *
  * Exit and exec are seen by window.c's hooks (the sched_process_exit
  * and sched_process_exec tracepoints): they end a window still open and
@@ -22,6 +33,8 @@
  * different mm, and the next window of the new image ends the old one.
  */
 #include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/sched/task.h>
 
 static struct dcg_slot *dcg_slot_find(struct task_struct *t)
@@ -62,23 +75,61 @@ static void dcg_slot_put_task(struct dcg_slot *s)
 }
 
 /*
- * The shadow stack and the slot's output buffer, in one allocation (so
- * kfree(s->frames) frees both).
+ * A user window's shadow stack, in its task work (process context, may
+ * sleep), before the window starts.  Returns 0 with s->frames holding
+ * dcg_g.max_depth frames, or -ENOMEM.
  */
 static int dcg_slot_frames(struct dcg_slot *s)
 {
 	u32 want = READ_ONCE(dcg_g.max_depth);
 
+	might_sleep();
+	if (!s->frames || s->cap != want) {
+		kvfree(s->frames);
+		s->frames = kvcalloc(want, sizeof(*s->frames),
+				     GFP_KERNEL | __GFP_NOWARN);
+		s->cap = s->frames ? want : 0;
+	}
+	/* the engine was set up at open, before its stack existed */
+	dcg_shadow_init(&s->engine.shadow, s->frames, s->cap);
+	return s->frames ? 0 : -ENOMEM;
+}
+
+/*
+ * Kernel windows' shadow stacks: one pool, DCG_KDEPTH frames per window,
+ * allocated by sched_hooks.c's work before kernel windows are enabled
+ * and freed at teardown after the last one is gone.
+ */
+#define DCG_KDEPTH	(THREAD_SIZE / sizeof(unsigned long))
+static struct dcg_frame *dcg_kframes;
+
+static int dcg_kframes_alloc(void)
+{
+	might_sleep();
+	if (!dcg_kframes)
+		dcg_kframes = kvcalloc(array_size(DCG_MAX_KTASKS, DCG_KDEPTH),
+				       sizeof(*dcg_kframes),
+				       GFP_KERNEL | __GFP_NOWARN);
+	return dcg_kframes ? 0 : -ENOMEM;
+}
+
+static void dcg_kframes_free(void)
+{
+	kvfree(dcg_kframes);
+	dcg_kframes = NULL;
+}
+
+/* Window @idx's share of the pool (kprobe handler: takes, never allocates). */
+static int dcg_kslot_frames(struct dcg_slot *s, int idx)
+{
+	s->obuf = s->obuf_mem;
 	s->obuf_len = 0;
 	s->obuf_events = 0;
-	if (s->frames && s->cap == want)
-		return 0;
-	kfree(s->frames);
-	s->frames = kzalloc(want * sizeof(*s->frames) + DCG_OBUF_SIZE,
-			    GFP_ATOMIC | __GFP_NOWARN);
-	s->cap = s->frames ? want : 0;
-	s->obuf = s->frames ? (char *)(s->frames + want) : NULL;
-	return s->frames ? 0 : -ENOMEM;
+	if (!READ_ONCE(dcg_kframes))
+		return -ENOMEM;
+	s->frames = dcg_kframes + (size_t)idx * DCG_KDEPTH;
+	s->cap = DCG_KDEPTH;
+	return 0;
 }
 
 /*
@@ -130,11 +181,9 @@ static struct dcg_slot *dcg_slot_claim(struct task_struct *t, const char **why)
 		*why = "too many traced threads (raise -DDCG_MAX_TASKS)";
 		return NULL;
 	}
-	if (dcg_slot_frames(s)) {
-		atomic_set(&s->state, DCG_SLOT_CLOSED);
-		*why = "out of memory for the shadow stack";
-		return NULL;
-	}
+	s->obuf = s->obuf_mem;
+	s->obuf_len = 0;
+	s->obuf_events = 0;
 	s->mm = t->mm;
 	s->tid = t->pid;
 	s->pid = t->tgid;
@@ -143,12 +192,22 @@ static struct dcg_slot *dcg_slot_claim(struct task_struct *t, const char **why)
 	return s;
 }
 
+/* At the end: windows that could not open for want of memory. */
+static void dcg_slots_warn(void)
+{
+	long long n = atomic64_read(&dcg_g.nomem);
+
+	if (n)
+		_stp_warn("dynamic call graph: %lld window(s) not opened: no memory for a shadow stack of %u frames",
+			  n, READ_ONCE(dcg_g.max_depth));
+}
+
 /* Module exit: every task is disarmed and the notifier is gone. */
 static void dcg_slot_release(struct dcg_slot *s)
 {
 	atomic_set(&s->state, DCG_SLOT_BUSY);
 	dcg_skip_release(s);	/* skip.c: unregister its breakpoints */
-	kfree(s->frames);
+	kvfree(s->frames);
 	s->frames = NULL;
 	s->obuf = NULL;
 	s->cap = 0;

@@ -23,12 +23,7 @@
 
 #define DCG_READ_WAIT_MS	1000	/* longest wait for stapio to read */
 
-static bool _stp_print_trylock_irqsave(unsigned long *flags);
-static void _stp_print_unlock_irqrestore(unsigned long *flags);
-static void *_stp_reserve_bytes(int numbytes);
-/* Tentative definitions: the runtime's transport.c defines these later. */
-static int _stp_pid;		/* stapio's */
-static int _stp_exit_flag;	/* the session is ending */
+/* stap's print buffer and transport state: kcompat.h S3 */
 
 /*
  * Append whole records to this CPU's print buffer.  A probe handler's
@@ -58,8 +53,8 @@ static int dcg_out_raw(const void *rec, unsigned int len)
  * few KiB, so we would hit it within a few hundred KiB.  Around each of
  * our flushes, a sub-buffer with that little room left is closed now
  * (its tail becomes padding, which the reader skips).  The relay channel
- * is the runtime's; probe begin hands it over (dcg_g.rchan) because its
- * definition comes after this file in the module source.
+ * is the runtime's; probe begin hands it over (dcg_g.rchan, kcompat.h
+ * S4) because its definition comes after this file in the module source.
  */
 static void dcg_relay_guard(void)
 {
@@ -242,8 +237,8 @@ static void dcg_out_text_event(struct dcg_slot *s,
 	int n;
 
 	if (!dcg_ksym_text(at, sym, sizeof(sym)))	/* dyncg kernel mode */
-		_stp_snprint_addr(sym, sizeof(sym), at, _STP_SYM_SYMBOL,
-				  s->task);
+		DCG_STP_SNPRINT_ADDR(sym, sizeof(sym), at, _STP_SYM_SYMBOL,
+				     s->task);	/* kcompat.h S1 */
 	n = snprintf(line, sizeof(line), "%6llu %s(%d):%*s%s %s%s%s%s\n",
 		     us, s->task->comm, s->tid, indent, "",
 		     dcg_kind_arrow(e), sym,
@@ -362,10 +357,10 @@ static void dcg_out_maps(struct dcg_slot *s)
 	pathbuf = kmalloc(PATH_MAX, GFP_KERNEL);
 	rec = kmalloc(DCG_REC_MAX_SIZE, GFP_KERNEL);
 	if (pathbuf && rec) {
-		VMA_ITERATOR(vmi, mm, 0);
+		DCG_VMA_ITER(vmi, mm);		/* kcompat.h K3 */
 
 		mmap_read_lock(mm);
-		for_each_vma(vmi, vma)
+		DCG_FOR_EACH_VMA(vmi, mm, vma)
 			if (vma->vm_file)
 				dcg_out_one_map(s, vma, pathbuf, rec);
 		mmap_read_unlock(mm);

@@ -16,12 +16,14 @@
  * TIF_SINGLESTEP/TIF_FORCED_TF bookkeeping, which must stay the
  * debugger's.  So this file does the two steps that matter for us --
  * TIF_BLOCKSTEP for context switches and the MSR bit for now -- the same
- * way the kernel does, through the processor.h helpers.
+ * way the kernel does, through the DEBUGCTL helpers (kcompat.h K2).
  *
  * Under KVM and QEMU TCG a write of BTF is dropped (or faults), so the
  * mode is decided once, by writing the bit and reading it back with the
- * fault-tolerant MSR accessors: a failed read-back means step mode.
+ * fault-tolerant MSR accessors (kcompat.h K1): a failed read-back means
+ * step mode.
  */
+#include <linux/smp.h>
 #include <asm/processor.h>
 #include <asm/msr.h>
 #include <asm/msr-index.h>
@@ -34,18 +36,18 @@ static void dcg_tf_detect_btf(void)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	if (rdmsrl_safe(MSR_IA32_DEBUGCTLMSR, &old)) {
+	if (dcg_rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &old)) {
 		dcg_g.btf_works = 0;
 		goto out;
 	}
-	if (wrmsrl_safe(MSR_IA32_DEBUGCTLMSR, old | DEBUGCTLMSR_BTF) ||
-	    rdmsrl_safe(MSR_IA32_DEBUGCTLMSR, &now)) {
+	if (dcg_wrmsr_safe(MSR_IA32_DEBUGCTLMSR, old | DEBUGCTLMSR_BTF) ||
+	    dcg_rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &now)) {
 		dcg_g.btf_works = 0;
 	} else {
 		dcg_g.btf_works = !!(now & DEBUGCTLMSR_BTF);
 	}
 	/* Leave the MSR as we found it: BTF only for armed tasks. */
-	wrmsrl_safe(MSR_IA32_DEBUGCTLMSR, old);
+	dcg_wrmsr_safe(MSR_IA32_DEBUGCTLMSR, old);
 out:
 	local_irq_restore(flags);
 }
@@ -94,8 +96,18 @@ static void dcg_tf_disarm_current(struct pt_regs *regs)
  * not exiting: an exiting task's stack, and so its pt_regs, may already
  * be gone.  If @t is in user mode right now its live EFLAGS still has TF;
  * its next trap reaches the notifier, which disarms it there (the drain
- * in dcg_notifier_unregister() waits for that).  TIF_BLOCKSTEP cleared
- * here takes the MSR bit with it at @t's next context switch.
+ * in dcg_notifier_unregister() waits for that).
+ *
+ * TIF_BLOCKSTEP of a task other than current may only change while the
+ * task is stopped (arch/x86/kernel/step.c): __switch_to_xtra() rewrites
+ * DEBUGCTL only when prev's and next's flags differ, so clearing the
+ * flag of a task that runs on another CPU leaves BTF set there, for
+ * whatever runs next (a ptrace or uprobes single-step turns into a
+ * block step).  The flag is cleared here all the same -- @t must not
+ * keep block-stepping after the module is gone, and @t cannot be asked
+ * to clear it itself: a task sleeping in a system call would hold up
+ * the unload -- and dcg_tf_resync_btf() then puts every CPU's BTF back
+ * in line with its current task's flag.
  */
 static void dcg_tf_disarm_task(struct task_struct *t)
 {
@@ -107,4 +119,35 @@ static void dcg_tf_disarm_task(struct task_struct *t)
 	}
 	task_pt_regs(t)->flags &= ~X86_EFLAGS_TF;
 	clear_tsk_thread_flag(t, TIF_BLOCKSTEP);
+}
+
+/*
+ * IPI, interrupts off: DEBUGCTL.BTF of this CPU as its current task's
+ * TIF_BLOCKSTEP says, the state __switch_to_xtra() relies on.  A context
+ * switch cannot be half done here (it runs with interrupts off), and
+ * code that changes current's flag and then the MSR writes the value
+ * this writes.
+ */
+static void dcg_tf_resync_btf_cpu(void *unused)
+{
+	unsigned long msr = get_debugctlmsr();
+	int want = test_thread_flag(TIF_BLOCKSTEP);
+
+	if (!!(msr & DEBUGCTLMSR_BTF) == want)
+		return;
+	update_debugctlmsr(want ? msr | DEBUGCTLMSR_BTF :
+			   msr & ~DEBUGCTLMSR_BTF);
+	atomic64_inc(&dcg_g.btf_resynced);
+}
+
+/*
+ * After dcg_tf_disarm_task() of tasks that may run on other CPUs (process
+ * context).  Only where BTF works: elsewhere the bit never reads as set.
+ */
+static void dcg_tf_resync_btf(void)
+{
+	if (!dcg_g.btf_works)
+		return;
+	smp_mb();	/* the cleared flags before the IPIs read them */
+	on_each_cpu(dcg_tf_resync_btf_cpu, NULL, 1);
 }

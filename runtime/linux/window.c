@@ -171,8 +171,8 @@ static int dcg_func_bounds(void *ctx, dcg_u64 addr, dcg_u64 *start,
 		dsize = c->size;
 	} else {
 		dsize = 0;
-		m = _stp_umod_lookup(addr, current, &mod, &sect, &vm_start,
-				     &vm_end);
+		m = DCG_STP_UMOD_LOOKUP(addr, current, &mod, &sect,
+					&vm_start, &vm_end);	/* kcompat.h S2 */
 		/* stap's relative addresses: addr - vm_start + sect */
 		if (m && m->num_sections &&
 		    !strcmp(m->sections[0].name, ".dynamic"))
@@ -321,12 +321,20 @@ static void dcg_work_fn(struct callback_head *cb)
 		} else {
 			s->wait_xol = 0;
 			s->signalled = 0;
+			if (!s->opened && dcg_slot_frames(s)) {
+				/* no shadow stack: the window ends unopened */
+				atomic64_inc(&dcg_g.nomem);
+				atomic64_inc(&dcg_g.aborted);
+				atomic_cmpxchg(&s->state, st, DCG_SLOT_CLOSED);
+				goto out;
+			}
 			if (!s->opened)
 				dcg_window_start(s);
 			dcg_resume(s, task_pt_regs(current), st);
 			dcg_skip_after_resume(s, task_pt_regs(current));
 		}
 	}
+out:
 	atomic_set(&s->work_queued, 0);
 	if (atomic_dec_and_test(&dcg_g.works_pending))
 		wake_up(&dcg_works_wq);
@@ -860,6 +868,7 @@ static void dcg_teardown_fn(struct work_struct *w)
 		    !dcg_uf_keeps_tf(&dcg_slots[i]))	/* the program's TF */
 			dcg_tf_disarm_task(t);
 	}
+	dcg_tf_resync_btf();	/* trap_flag.c: BTF of the CPUs they ran on */
 	dcg_notifier_unregister();
 	for (i = 0; i < DCG_MAX_TASKS; i++)
 		if (dcg_slots[i].task || dcg_slots[i].frames)

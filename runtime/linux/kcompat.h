@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kcompat.h - every kernel and SystemTap assumption of the kernel glue,
+ * in one place.
+ *
+ * Supported: Linux 5.10 to 7.x on x86-64, SystemTap 4.4 to 5.6 (Debian
+ * 11 to unstable; the tapset refuses anything older at translation).
+ * Each entry says what the glue uses, which versions it holds for, why,
+ * and how a variant is chosen.
+ *
+ * How variants are chosen.  SystemTap's own autoconf probes
+ * (runtime/linux/autoconf-*.c) are a list built into the translator
+ * (buildrun.cxx writes one Makefile rule per file of that list); a
+ * tapset cannot add to it.  A probe run by our own build step would test
+ * the build machine's kernel, not the one stap -r builds for.  So the
+ * probes here run inside the module's own compilation, against exactly
+ * the headers and stap runtime of that build:
+ *   - a name the kernel defines as a macro is tested with #ifdef (the
+ *     macro is the feature: for_each_vma, task_is_running);
+ *   - a function whose signature changed is called through C11
+ *     _Generic on its declared type: the branch that matches the real
+ *     prototype is the one compiled into the call, the other is only
+ *     type-checked (DCG_STP_SNPRINT_ADDR, DCG_STP_UMOD_LOOKUP);
+ *   - stap's STAPCONF_* macros where stap has one (task work);
+ *   - a name that moved between headers: include every header it has
+ *     lived in, all of which exist on every supported kernel;
+ *   - a name that changed where a stable alternative exists on every
+ *     supported kernel: use the alternative (the MSR accessors).
+ * No LINUX_VERSION_CODE tests, no kallsyms look-up whose prototype is
+ * written here by hand.
+ */
+#ifndef DCG_KCOMPAT_H
+#define DCG_KCOMPAT_H
+
+#include <linux/types.h>
+#include <linux/compiler.h>
+#include <linux/sched.h>
+#include <linux/mm.h>
+#include <linux/kallsyms.h>
+#include <linux/task_work.h>
+#include <asm/msr.h>
+#include <asm/msr-index.h>
+#include <asm/processor.h>
+#include <asm/debugreg.h>
+
+/*
+ * K1. Fault-tolerant MSR access (BTF detection, trap_flag.c).
+ * rdmsrl_safe()/wrmsrl_safe() became rdmsrq_safe()/wrmsrq_safe() in
+ * 6.16 (the old names are gone in 7.x).  rdmsr_safe()/wrmsr_safe(),
+ * which take the two 32-bit halves, kept their names on 5.10 .. 7.x:
+ * built on those, there is nothing to choose.
+ */
+static inline int dcg_rdmsr_safe(unsigned int msr, u64 *val)
+{
+	u32 lo = 0, hi = 0;
+	int err = rdmsr_safe(msr, &lo, &hi);
+
+	*val = ((u64)hi << 32) | lo;
+	return err;
+}
+
+static inline int dcg_wrmsr_safe(unsigned int msr, u64 val)
+{
+	return wrmsr_safe(msr, (u32)val, (u32)(val >> 32));
+}
+
+/*
+ * K2. get_debugctlmsr()/update_debugctlmsr() (trap_flag.c): in
+ * <asm/processor.h> up to 6.1, in <asm/debugreg.h> by 6.12 (both
+ * headers exist on every supported kernel and are included above).
+ * Same signatures throughout: unsigned long get_debugctlmsr(void),
+ * void update_debugctlmsr(unsigned long).
+ */
+
+/*
+ * K3. Walking a process's mappings (transport.c, MAP records).  6.1
+ * replaced the VMA list (mm->mmap, vma->vm_next) with the maple tree
+ * and the VMA_ITERATOR/for_each_vma() macros; 5.10 .. 6.0 have only the
+ * list.  Decided by the macro.  The caller holds mmap_read_lock()
+ * (5.8+).
+ */
+#ifdef for_each_vma
+#define DCG_VMA_ITER(it, mm)		VMA_ITERATOR(it, (mm), 0)
+#define DCG_FOR_EACH_VMA(it, mm, vma)	for_each_vma(it, (vma))
+#else
+#define DCG_VMA_ITER(it, mm)		int it __maybe_unused
+#define DCG_FOR_EACH_VMA(it, mm, vma)				\
+	for ((vma) = (mm)->mmap; (vma); (vma) = (vma)->vm_next)
+#endif
+
+/*
+ * K4. task_is_running() (kernel_window.c teardown): a macro since 5.14,
+ * when task_struct.state became __state.  Before it, ->state.
+ */
+#ifndef task_is_running
+#define task_is_running(t)	(READ_ONCE((t)->state) == TASK_RUNNING)
+#endif
+
+/*
+ * K5. kallsyms_lookup_size_offset() (kernel_syms.c, function bounds of
+ * kernel code): not exported, looked up by name through stap's
+ * kallsyms_lookup_name(); its type is taken from the kernel's own
+ * declaration in <linux/kallsyms.h> (there on 5.10 .. 7.x), not written
+ * here.
+ */
+typedef typeof(&kallsyms_lookup_size_offset) dcg_ksize_fn;
+
+/*
+ * K7. Where a kprobe on a function's name sits.  Without IBT (Debian's
+ * 5.10 and 6.1) at the function's first byte: the handler sees regs->ip
+ * at +1 (int3 and ftrace-based kprobes alike).  With
+ * CONFIG_X86_KERNEL_IBT (Debian's 6.12 and 7.x) the function starts with
+ * ENDBR64 and kprobes put the probe after it (arch_adjust_kprobe_addr()),
+ * so the handler sees +5: the window is still at the entry, and its root
+ * frame is the function (without this, 7.2's window on vfs_read had no
+ * "-> vfs_read" and began at its first callee).  Decided at run time, by
+ * the ENDBR64 bytes at the function's start (kernel_window.c), not by
+ * the config: a function may lack it (notrace, or IBT off).
+ */
+#define DCG_ENDBR_SIZE	4
+
+/*
+ * K6. Task work (window.c, skip.c, kernel_window.c): task_work_add()
+ * with TWA_RESUME (enum task_work_notify_mode, 5.10+), exported.
+ * Cancelling by function is not exported, and its name changed in
+ * 6.1.y stable and 6.11 (task_work_cancel() -> task_work_cancel_func()):
+ * the kernel glue cancels through stap's own stp_task_work_add() /
+ * stp_task_work_cancel() (runtime/stp_task_work.c, included with
+ * stap's uprobes support, which every dyncg module has), which stap
+ * binds with its STAPCONF_TASK_WORK_* probes (and, on bookworm's stap
+ * 4.8, the test bed's runtime patch).  Works queued that way end with
+ * stp_task_work_func_done(), so stap's exit waits for them.
+ */
+
+struct context;		/* stap's probe context */
+struct _stp_module;	/* stap's symbol tables of one object */
+
+/*
+ * S1. _stp_snprint_addr() (transport.c, text output): 5 arguments in
+ * stap 4.4 and 4.8; 5.x adds a last one, struct context * (NULL: the
+ * trap handler has no probe context).
+ */
+/*
+ * The call goes through an address the compiler cannot see through:
+ * _Generic type-checks the branch it does not take too, and gcc warns
+ * (-Werror) about a direct call of a known function through another
+ * type even there.
+ */
+#define DCG_OPAQUE_FN(f)	({ void *__p = (void *)(f);		\
+				   OPTIMIZER_HIDE_VAR(__p); __p; })
+
+typedef int (*dcg_snprint5_fn)(char *, size_t, unsigned long, int,
+			       struct task_struct *);
+typedef int (*dcg_snprint6_fn)(char *, size_t, unsigned long, int,
+			       struct task_struct *, struct context *);
+#define DCG_STP_SNPRINT_ADDR(str, len, addr, flags, task)		\
+	_Generic(&_stp_snprint_addr,					\
+		 dcg_snprint6_fn: ((dcg_snprint6_fn)DCG_OPAQUE_FN(_stp_snprint_addr)) \
+			(str, len, addr, flags, task, NULL),		\
+		 default: ((dcg_snprint5_fn)DCG_OPAQUE_FN(_stp_snprint_addr))	\
+			(str, len, addr, flags, task))
+
+/*
+ * S2. _stp_umod_lookup() (window.c, .dynsym sizes): stap 4.8 has (and
+ * 5.6 keeps) a section offset output (unsigned long *offset) after the
+ * module name; 4.4 has none: its addresses are relative to vm_start
+ * (offset 0).
+ */
+typedef struct _stp_module *(*dcg_umod5_fn)(unsigned long, struct task_struct *,
+					    const char **, unsigned long *,
+					    unsigned long *);
+typedef struct _stp_module *(*dcg_umod6_fn)(unsigned long, struct task_struct *,
+					    const char **, unsigned long *,
+					    unsigned long *, unsigned long *);
+#define DCG_STP_UMOD_LOOKUP(addr, task, name, sect, vm_start, vm_end)	\
+	_Generic(&_stp_umod_lookup,					\
+		 dcg_umod6_fn: ((dcg_umod6_fn)DCG_OPAQUE_FN(_stp_umod_lookup))	\
+			(addr, task, name, sect, vm_start, vm_end),	\
+		 default: (*(sect) = 0,					\
+			   ((dcg_umod5_fn)DCG_OPAQUE_FN(_stp_umod_lookup))	\
+			(addr, task, name, vm_start, vm_end)))
+
+/*
+ * S3. The runtime internals the glue reaches (transport.c,
+ * die_notifier.c), same on stap 4.4 .. 5.6:
+ *   _stp_print_trylock_irqsave(), _stp_print_unlock_irqrestore() and
+ *   _stp_reserve_bytes() (print.h; the lock since 4.5's print rework);
+ *   _stp_pid, _stp_exit_flag (transport.c: stapio's pid, the session
+ *   ends), _stp_relay_data.rchan and struct _stp_trace (the relay
+ *   channel and its message header, for transport.c's relay guard).
+ * The module source defines the transport after the tapset's embedded
+ * C, so these are declared ahead here (tentative definitions for the
+ * ints, which the runtime's own definitions complete).  Not on 4.4:
+ * its print buffer is per-CPU with no lock, and the two lock functions
+ * do not exist there (bullseye is not supported until the glue has its
+ * own guard for that buffer).
+ */
+static bool _stp_print_trylock_irqsave(unsigned long *flags);
+static void _stp_print_unlock_irqrestore(unsigned long *flags);
+static void *_stp_reserve_bytes(int numbytes);
+static int _stp_pid;		/* stapio's */
+static int _stp_exit_flag;	/* the session is ending */
+
+/*
+ * S4. The relay channel and the size of its message header, for
+ * transport.c's relay guard: _stp_relay_data (relay_v2.c) and struct
+ * _stp_trace (transport_msgs.h), same on 4.4 .. 5.6, are defined after
+ * all of the glue, so this is a macro, expanded in the tapset's probe
+ * begin where both are visible; the tapset's C names no stap internal.
+ */
+#define dcg_stp_transport_init() do {					\
+	dcg_g.rchan = _stp_relay_data.rchan;				\
+	dcg_g.stp_hlen = sizeof(struct _stp_trace);			\
+} while (0)
+
+#endif /* DCG_KCOMPAT_H */
