@@ -124,12 +124,17 @@ typedef typeof(&kallsyms_lookup_size_offset) dcg_ksize_fn;
  * with TWA_RESUME (enum task_work_notify_mode, 5.10+), exported.
  * Cancelling by function is not exported, and its name changed in
  * 6.1.y stable and 6.11 (task_work_cancel() -> task_work_cancel_func()):
- * the kernel glue cancels through stap's own stp_task_work_add() /
- * stp_task_work_cancel() (runtime/stp_task_work.c, included with
- * stap's uprobes support, which every dyncg module has), which stap
- * binds with its STAPCONF_TASK_WORK_* probes (and, on bookworm's stap
- * 4.8, the test bed's runtime patch).  Works queued that way end with
- * stp_task_work_func_done(), so stap's exit waits for them.
+ * the kernel glue cancels through stap's own stp_task_work_cancel()
+ * (runtime/stp_task_work.c, included with stap's uprobes support, which
+ * every dyncg module has), which stap binds with its STAPCONF_TASK_WORK_*
+ * probes (and, on bookworm's stap 4.8, the test bed's runtime patch).
+ * The works themselves are queued with plain task_work_add(), not
+ * stp_task_work_add(): stap's exit waits for the works it counts before
+ * our teardown runs, so a kernel window's guard (run at the task's
+ * return to user mode) would hold the unload until a sleeping traced
+ * task woke (dyncg.kernel/sleep.exp).  The cancel helper balances stap's
+ * count (kernel_window.c dcg_kguard_cancel()); our own counters make the
+ * unload wait for works that already run.
  */
 
 struct context;		/* stap's probe context */

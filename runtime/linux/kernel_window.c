@@ -94,8 +94,13 @@ static int dcg_kguard_queue(struct dcg_kwin *kw)
 {
 	init_task_work(&kw->guard, dcg_kguard_fn);
 	atomic_inc(&dcg_k.guards);
-	/* stap's wrappers, so that it can be cancelled (kcompat.h K6) */
-	if (stp_task_work_add(current, &kw->guard)) {
+	/*
+	 * Not stap's stp_task_work_add(): stap's exit waits for the works
+	 * it counts before our teardown can cancel them, and a guard runs
+	 * only when its task returns to user mode, so the unload would wait
+	 * for a task asleep in its window.  dcg_k.guards counts ours.
+	 */
+	if (task_work_add(current, &kw->guard, TWA_RESUME)) {
 		if (atomic_dec_and_test(&dcg_k.guards))
 			wake_up(&dcg_kguard_wq);
 		return -ESRCH;
@@ -314,7 +319,6 @@ static void dcg_kguard_fn(struct callback_head *cb)
 		dcg_out_wait_read();
 	if (atomic_dec_and_test(&dcg_k.guards))
 		wake_up(&dcg_kguard_wq);
-	stp_task_work_func_done();	/* stap's exit waits for this */
 }
 
 /* probe begin (atomic context). */
@@ -377,6 +381,21 @@ static void dcg_kernel_end(void)
 	dcg_ksyms_write();
 }
 
+/*
+ * Cancel @t's guard if it has not run.  stap's stp_task_work_cancel() is
+ * the one binding of the kernel's cancel-by-function that each stap
+ * version gets right (kcompat.h K6); it drops one from stap's count of
+ * pending works, which the guard never joined, so it takes one first.
+ */
+static bool dcg_kguard_cancel(struct task_struct *t)
+{
+	stp_task_work_get();
+	if (stp_task_work_cancel(t, dcg_kguard_fn))
+		return true;
+	stp_task_work_put();
+	return false;
+}
+
 /* All windows FREE? Wakes sleepers and cancels guards on the way. */
 static int dcg_kernel_drain_once(void)
 {
@@ -402,7 +421,7 @@ static int dcg_kernel_drain_once(void)
 		st = atomic_read(&kw->state);
 		if ((st != DCG_KW_PAUSED && st != DCG_KW_DRAINED &&
 		     st != DCG_KW_CLOSED) ||
-		    !stp_task_work_cancel(t, dcg_kguard_fn))
+		    !dcg_kguard_cancel(t))
 			continue;
 		st = dcg_kwin_take(kw);
 		if (st == DCG_KW_PAUSED || st == DCG_KW_DRAINED)
