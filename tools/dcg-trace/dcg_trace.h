@@ -139,6 +139,7 @@ struct options {
 	int mode;		/* DCG_MODE_*, 0 = auto */
 	bool all;
 	bool leave_running;
+	bool native_syscalls;	/* PTRACE_CONT outside windows: no SIGTRAP shadow */
 	uint64_t max_events;
 	int verbose;
 	uint32_t max_depth;	/* -D: 0 = unlimited */

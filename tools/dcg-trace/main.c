@@ -79,6 +79,9 @@ static void usage(FILE *f)
 "  -l, --leave-running    on Ctrl-C, detach and do not kill the program\n"
 "  -D, --depth N          step N levels deep; deeper calls run unstepped\n"
 "  -N, --exclude GLOB     calls into matching functions run unstepped\n"
+"      --native-syscalls  outside windows, system calls run at full speed;\n"
+"                         a program that blocks or ignores SIGTRAP may then\n"
+"                         lose its SIGTRAP handler (see the man page)\n"
 "  -v, --verbose          say more on stderr (twice: per window)\n"
 "  -h, --help\n");
 }
@@ -122,6 +125,7 @@ static void parse_args(int argc, char **argv)
 		{ "depth", required_argument, NULL, 'D' },
 		{ "exclude", required_argument, NULL, 'N' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "native-syscalls", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -157,6 +161,9 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'l':
 			T.opt.leave_running = true;
+			break;
+		case 'S':
+			T.opt.native_syscalls = true;
 			break;
 		case 'D':
 			errno = 0;

@@ -368,10 +368,13 @@ void sigstate_signal_delivered(struct task *t, int sig)
 		a->handler = K_SIG_DFL;
 }
 
-/* A forced SIGTRAP stopped @t: the kernel may have reset the state. */
+/*
+ * A forced SIGTRAP stopped @t: the kernel may have reset the state.
+ * With --native-syscalls the shadow is not kept: nothing to put back.
+ */
 void sigstate_trap(struct task *t)
 {
-	t->sig_fix = true;
+	t->sig_fix = !T.opt.native_syscalls;
 }
 
 /*

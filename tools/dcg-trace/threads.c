@@ -88,11 +88,13 @@ int task_setregs(struct task *t)
 /*
  * A thread running freely is resumed with PTRACE_SYSCALL, not
  * PTRACE_CONT: sigtrap_state.c follows its signal mask and actions.
+ * --native-syscalls trades that for syscalls at full speed.
  */
 static int ptrace_resume(pid_t tid, enum resume_how how, int sig)
 {
+	long cont = T.opt.native_syscalls ? PTRACE_CONT : PTRACE_SYSCALL;
 	long req = how == RH_STEP ? PTRACE_SINGLESTEP :
-		   how == RH_BLOCK ? PTRACE_SINGLEBLOCK : PTRACE_SYSCALL;
+		   how == RH_BLOCK ? PTRACE_SINGLEBLOCK : cont;
 
 	return ptrace(req, tid, 0, (void *)(long)sig);
 }
