@@ -121,7 +121,7 @@ struct dcg_rec_event {
  * (4 * 1024 * 1024): the hosts write the kernel's ids, so no record's
  * tid or pid reaches this.
  */
-#define DCG_TID_LIMIT		(4u * 1024 * 1024)
+#define DCG_TID_LIMIT		4194304u	/* 4 * 1024 * 1024 */
 
 /* Every DCG_EVF_* bit; readers reject the others. */
 #define DCG_EVF_ALL		0x7f
