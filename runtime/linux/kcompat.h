@@ -106,16 +106,25 @@ static inline int dcg_wrmsr_safe(unsigned int msr, u64 val)
 typedef typeof(&kallsyms_lookup_size_offset) dcg_ksize_fn;
 
 /*
- * K7. Where a kprobe on a function's name sits.  Without IBT (Debian's
- * 5.10 and 6.1) at the function's first byte: the handler sees regs->ip
- * at +1 (int3 and ftrace-based kprobes alike).  With
- * CONFIG_X86_KERNEL_IBT (Debian's 6.12 and 7.x) the function starts with
- * ENDBR64 and kprobes put the probe after it (arch_adjust_kprobe_addr()),
- * so the handler sees +5: the window is still at the entry, and its root
- * frame is the function (without this, 7.2's window on vfs_read had no
- * "-> vfs_read" and began at its first callee).  Decided at run time, by
- * the ENDBR64 bytes at the function's start (kernel_window.c), not by
- * the config: a function may lack it (notrace, or IBT off).
+ * K7. Where a kprobe on a function's name sits, and the regs->ip its
+ * handler sees.  Without IBT (Debian's 5.10 and 6.1) the probe is at the
+ * function's first byte; with CONFIG_X86_KERNEL_IBT (Debian's 6.12 and
+ * 7.x) the function starts with ENDBR64 and kprobes put the probe after
+ * it, at +4 (arch_adjust_kprobe_addr()).  At boot the kernel seals the
+ * ENDBR64 of a function that is never called indirectly into a NOP
+ * (apply_seal_endbr()): 66 0f 1f 00 on 6.12, 0f 1f 40 d6 on 7.2 (both
+ * measured at vfs_read).  The handler of such a probe (ftrace-based:
+ * the function's fentry call) sees regs->ip one past the probe on 6.1
+ * (int3 convention) but at the probe itself on 6.12 and 7.2 (measured:
+ * vfs_read+0x4 on both), so an entry probe shows
+ * regs->ip at +0, +1, or, after an ENDBR64 or its sealed NOP, +4 or +5;
+ * all open the window at the entry, with the function as its root
+ * frame.  Without this, 7.2's window on vfs_read had no "-> vfs_read",
+ * began inside it, and never drained at its return (the root was not
+ * an entry), stepping through the rethook trampoline into the .return
+ * handler.  Decided at run time by the bytes at the function's start
+ * (kernel_window.c), not by the config: a function may lack ENDBR64
+ * (notrace, or IBT off).
  */
 #define DCG_ENDBR_SIZE	4
 

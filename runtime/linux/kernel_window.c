@@ -108,20 +108,45 @@ static int dcg_kguard_queue(struct dcg_kwin *kw)
 	return 0;
 }
 
-/* Does the function at @addr start with ENDBR64 (kcompat.h K7)? */
+/*
+ * Does the function at @addr start with ENDBR64, or with one of the NOPs
+ * that the kernel seals an unused ENDBR64 into at boot (kcompat.h K7)?
+ */
 static int dcg_kendbr(unsigned long addr)
 {
-	static const u8 endbr64[DCG_ENDBR_SIZE] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	static const u8 endbr[][DCG_ENDBR_SIZE] = {
+		{ 0xf3, 0x0f, 0x1e, 0xfa },	/* endbr64 */
+		{ 0x66, 0x0f, 0x1f, 0x00 },	/* sealed, 6.12 */
+		{ 0x0f, 0x1f, 0x40, 0xd6 },	/* sealed, 7.2 */
+	};
 	u8 insn[DCG_ENDBR_SIZE];
+	int i;
 
-	return dcg_kread(NULL, addr, insn, sizeof(insn)) == sizeof(insn) &&
-	       !memcmp(insn, endbr64, sizeof(insn));
+	if (dcg_kread(NULL, addr, insn, sizeof(insn)) != sizeof(insn))
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(endbr); i++)
+		if (!memcmp(insn, endbr[i], sizeof(insn)))
+			return 1;
+	return 0;
+}
+
+/*
+ * Is @off (regs->ip's offset in its function) a kprobe on the function's
+ * name?  The probe sits at +0, or past the ENDBR64 at +4; the handler
+ * sees regs->ip at the probe or one past it (kcompat.h K7).
+ */
+static int dcg_kat_entry(unsigned long ip, unsigned long off)
+{
+	if (off <= 1)
+		return 1;
+	return (off == DCG_ENDBR_SIZE || off == DCG_ENDBR_SIZE + 1) &&
+	       dcg_kendbr(ip - off);
 }
 
 /*
  * Where the window starts.  A kprobe handler sees regs->ip at the probe
- * address or one past it (the int3 convention, kept by ftrace-based
- * kprobes); at a function's first byte [sp] is the return address.
+ * address or one past it; at a function's first byte [sp] is the
+ * return address.
  */
 static void dcg_kwin_entry(struct dcg_kwin *kw, struct pt_regs *regs,
 			   int at_entry)
@@ -131,7 +156,7 @@ static void dcg_kwin_entry(struct dcg_kwin *kw, struct pt_regs *regs,
 	u64 ret = 0;
 
 	if (dcg_ksize_offset && dcg_ksize_offset(ip, &size, &off) &&
-	    (off == 1 || (off == DCG_ENDBR_SIZE + 1 && dcg_kendbr(ip - off))))
+	    dcg_kat_entry(ip, off))
 		ip -= off, off = 0;	/* at the entry (kcompat.h K7) */
 	else if (off != 0)
 		ip = regs->ip - 1;	/* kprobe at ip - 1, mid-function */

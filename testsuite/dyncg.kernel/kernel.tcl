@@ -44,22 +44,19 @@ proc kern_prog {name} {
 	return $exe
 }
 
-# The guest kernel's System.map (made by provision from its kallsyms).
+# The guest kernel's System.map (made by provision from its kallsyms):
+# the one of the release under test (DCG_VM_RELEASE), not bookworm's.
+# Outside bookworm, KBUILD is a path inside the release's build root.
 proc kern_sysmap {} {
-	global env
-	if {![info exists env(DCG_VM_CACHE)]} {
+	set kb [dcg_vm_env KBUILD]
+	if {$kb eq ""} {
 		return ""
 	}
-	set f [file join $env(DCG_VM_CACHE) env]
-	if {[catch {open $f r} fd]} {
-		return ""
-	}
-	set text [read $fd]
-	close $fd
-	if {![regexp {KBUILD='([^']*)'} $text -> kb]} {
-		return ""
-	}
+	set root [dcg_vm_env ROOT]
 	set m [file join $kb System.map]
+	if {$root ne ""} {
+		set m "$root$m"
+	}
 	return [expr {[file readable $m] ? $m : ""}]
 }
 

@@ -32,6 +32,11 @@ ARROW = {EV_CALL: "->", EV_RET: "<-", EV_TAIL: "=>", EV_ASYNC: "~>"}
 # Subtrees whose content depends on what else is runnable.
 SCHED_ROOTS = {"__cond_resched", "schedule", "preempt_schedule",
                "preempt_schedule_common", "preempt_schedule_notrace"}
+# Preemptible RCU's slow path of __rcu_read_unlock(), taken when a grace
+# period waits for this CPU: a matter of timing (a stepped window is slow
+# enough for ticks to ask for a quiescent state).  On 7.2 it is a tail
+# call from __rcu_read_unlock (seen in the binary run, not the text run).
+RCU_ROOTS = {"rcu_read_unlock_special"}
 
 results = {"fail": 0}
 
@@ -147,20 +152,36 @@ def text_keys(seq, sm):
 
 def drop_sched(seq, sm):
     """Remove the subtrees of scheduler entry points (their content
-    depends on what else is runnable) and window-end returns."""
+    depends on what else is runnable) and of RCU's unlock slow path, and
+    window-end returns.  A tail call into the RCU slow path is dropped
+    with its subtree, and the frame's return keeps the name of the
+    function that made the tail call, as if it had not been made."""
     out = []
     skip_depth = None
+    rcu_tail = None
+    frames = {}
+    sched = {sm.byname.get(r) for r in SCHED_ROOTS} - {None}
+    rcu = {sm.byname.get(r) for r in RCU_ROOTS} - {None}
     for arrow, name, depth in seq:
         if skip_depth is not None:
             if arrow == "<-" and depth < skip_depth:
                 skip_depth = None
+                if rcu_tail is not None:
+                    out.append(("<-", rcu_tail, depth))
+                    rcu_tail = None
             continue
-        if arrow in ("->", "=>") and any(
-                name == sm.byname.get(r) for r in SCHED_ROOTS):
+        if arrow in ("->", "=>") and name in sched:
             skip_depth = depth
             if arrow == "=>":
                 out.append(("=>", name, depth))
             continue
+        if arrow in ("->", "=>") and name in rcu:
+            skip_depth = depth
+            if arrow == "=>":
+                rcu_tail = frames.get(depth, name)
+            continue
+        if arrow in ("->", "=>"):
+            frames[depth] = name
         out.append((arrow, name, depth))
     return out
 
@@ -245,9 +266,12 @@ def cmd_vfs(sysmap, text, binpath, readiter):
               if s["kind"] in (EV_CALL, EV_TAIL) and s["depth"] == e["depth"] + 1
               and s["to"] == sm.byname["copy_page_to_iter"]]
         check(len(cp) >= 1, "%s calls copy_page_to_iter" % readiter)
+        # the out-of-line user copy: copy_user_* up to 6.3,
+        # rep_movs_alternative from 6.4 on (7.2, measured)
         cu = sorted({sm.name(s["to"]) for s in sub
                      if s["kind"] in (EV_CALL, EV_TAIL) and
-                     sm.starts(s["to"], "copy_user_")})
+                     (sm.starts(s["to"], "copy_user_") or
+                      sm.is_(s["to"], "rep_movs_alternative"))})
         check(len(cu) > 0,
               "the copy to user space happens under it (%s)" % ",".join(cu))
     last = w[-1]
