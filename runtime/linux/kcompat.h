@@ -204,16 +204,62 @@ typedef struct _stp_module *(*dcg_umod6_fn)(unsigned long, struct task_struct *,
  *   channel and its message header, for transport.c's relay guard).
  * The module source defines the transport after the tapset's embedded
  * C, so these are declared ahead here (tentative definitions for the
- * ints, which the runtime's own definitions complete).  Not on 4.4:
- * its print buffer is per-CPU with no lock, and the two lock functions
- * do not exist there (bullseye is not supported until the glue has its
- * own guard for that buffer).
+ * ints, which the runtime's own definitions complete).  The two lock
+ * functions are 4.5+ only: see S5.
  */
-static bool _stp_print_trylock_irqsave(unsigned long *flags);
-static void _stp_print_unlock_irqrestore(unsigned long *flags);
 static void *_stp_reserve_bytes(int numbytes);
 static int _stp_pid;		/* stapio's */
 static int _stp_exit_flag;	/* the session is ending */
+
+/*
+ * S5. The print buffer lock (transport.c).  Stap 4.5's print rework
+ * added _stp_print_trylock_irqsave()/_stp_print_unlock_irqrestore()
+ * around the per-CPU buffer; 4.4 has neither: its buffer is per-CPU
+ * and unlocked, and its users must not migrate or be interrupted by
+ * another writer of that CPU (print_flush.c: "Preemption must be
+ * disabled").  A function's presence cannot be tested by the
+ * preprocessor, and 4.5 added no macro with it, so this is the one
+ * entry decided by stap's own STAP_COMPAT_VERSION (the translator
+ * defines it at the top of every module; it is the --compatible
+ * version, and the tapset refuses a --compatible below 4.4).
+ *   4.5+: the runtime's lock.  dcg_print_section_*() are empty: its
+ *   flush takes the lock itself.
+ *   4.4: irqs off is the lock: our writers run in task context (task
+ *   work, teardown), in probe handlers or in the #DB handler, never in
+ *   an irq, and stap's probes in an irq do not run while a handler of
+ *   theirs is busy on the CPU; TF is clear in any handler, so our #DB
+ *   handler never cuts into a probe's write.  A commit (append, relay
+ *   guard, flush) is one irqs-off section, so the flush sends the buffer
+ *   the records went to, from the CPU whose relay buffer was checked.
+ * With --compatible=4.4 on a 4.5+ stap the 4.4 branch is taken against
+ * a locked buffer; the lock is then only irqs off (documented limit).
+ */
+#if defined(STAP_COMPAT_VERSION) && defined(STAP_VERSION)
+#define DCG_STP_PRINT_UNLOCKED	(STAP_COMPAT_VERSION < STAP_VERSION(4, 5))
+#else
+#define DCG_STP_PRINT_UNLOCKED	0	/* not a module (kcompat-check.c) */
+#endif
+#if DCG_STP_PRINT_UNLOCKED
+static inline bool dcg_print_trylock(unsigned long *flags)
+{
+	local_irq_save(*flags);
+	return true;
+}
+
+static inline void dcg_print_unlock(unsigned long *flags)
+{
+	local_irq_restore(*flags);
+}
+#define dcg_print_section_begin(flags)	local_irq_save(flags)
+#define dcg_print_section_end(flags)	local_irq_restore(flags)
+#else
+static bool _stp_print_trylock_irqsave(unsigned long *flags);
+static void _stp_print_unlock_irqrestore(unsigned long *flags);
+#define dcg_print_trylock(flags)	_stp_print_trylock_irqsave(flags)
+#define dcg_print_unlock(flags)		_stp_print_unlock_irqrestore(flags)
+#define dcg_print_section_begin(flags)	((void)(flags))
+#define dcg_print_section_end(flags)	((void)(flags))
+#endif
 
 /*
  * S4. The relay channel and the size of its message header, for

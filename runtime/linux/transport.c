@@ -23,7 +23,7 @@
 
 #define DCG_READ_WAIT_MS	1000	/* longest wait for stapio to read */
 
-/* stap's print buffer and transport state: kcompat.h S3 */
+/* stap's print buffer and transport state: kcompat.h S3, S5 */
 
 /*
  * Append whole records to this CPU's print buffer.  A probe handler's
@@ -35,12 +35,12 @@ static int dcg_out_raw(const void *rec, unsigned int len)
 	unsigned long flags;
 	void *p;
 
-	if (!_stp_print_trylock_irqsave(&flags))
+	if (!dcg_print_trylock(&flags))
 		return -EBUSY;
 	p = _stp_reserve_bytes(len);
 	if (p)
 		memcpy(p, rec, len);
-	_stp_print_unlock_irqrestore(&flags);
+	dcg_print_unlock(&flags);
 	return p ? 0 : -ENOSPC;
 }
 
@@ -62,13 +62,13 @@ static void dcg_relay_guard(void)
 	struct rchan_buf *buf;
 	unsigned long flags;
 
-	if (!chan || !_stp_print_trylock_irqsave(&flags))
+	if (!chan || !dcg_print_trylock(&flags))
 		return;
 	buf = *per_cpu_ptr(chan->buf, raw_smp_processor_id());
 	if (buf && buf->offset < chan->subbuf_size &&
 	    chan->subbuf_size - buf->offset <= dcg_g.stp_hlen)
 		relay_switch_subbuf(buf, 0);
-	_stp_print_unlock_irqrestore(&flags);
+	dcg_print_unlock(&flags);
 }
 
 /*
@@ -134,13 +134,17 @@ static void dcg_out_wait_read(void)
 /* Append and hand to the transport now, as one message. */
 static int dcg_out_commit(const void *rec, unsigned int len)
 {
-	int rc = dcg_out_raw(rec, len);
+	unsigned long flags;
+	int rc;
 
+	dcg_print_section_begin(flags);	/* stap 4.4: kcompat.h S5 */
+	rc = dcg_out_raw(rec, len);
 	if (!rc) {
 		dcg_relay_guard();
 		_stp_print_flush();
 		dcg_relay_guard();
 	}
+	dcg_print_section_end(flags);
 	return rc;
 }
 
