@@ -243,6 +243,7 @@ uint64_t auxv_entry(pid_t pid);
 
 /* frontend.c: the process the user signals forwards to the tracer */
 void frontend_split(void);
+void install_signals(void);
 bool frontend_gone(void);
 void frontend_program_setup(void);
 

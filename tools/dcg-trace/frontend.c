@@ -90,6 +90,7 @@ void frontend_split(void)
 	sigprocmask(SIG_BLOCK, &all, &old);
 	pid = fork();
 	if (pid < 0) {
+		install_signals();
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		frontend_pid = 0;
 		warnx_("fork: %s: running without a front end: a SIGKILL of "
@@ -115,6 +116,7 @@ void frontend_split(void)
 	 */
 	setpgid(0, 0);
 	signal(SIGTTOU, SIG_IGN);
+	install_signals();	/* before the unblock: a forwarded Ctrl-C waits */
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	/* the front end may have died before the prctl: nothing is traced yet */
 	if (getppid() != frontend_pid)

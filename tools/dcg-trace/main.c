@@ -207,7 +207,13 @@ static void on_signal(int sig)
 	trace_loop_interrupt();
 }
 
-static void install_signals(void)
+/*
+ * Called by frontend_split() in the tracer before it unblocks signals:
+ * a Ctrl-C the front end forwards during start-up must find the handler,
+ * not the disposition inherited from the caller (SIG_IGN for a shell's
+ * background job, where it was lost, or SIG_DFL).
+ */
+void install_signals(void)
 {
 	struct sigaction sa;
 
@@ -583,10 +589,11 @@ int main(int argc, char **argv)
 		check_stdout_shared(T.opt.attach_pid);
 	frontend_split();	/* from here on, this is the tracer */
 	T.mode = T.opt.mode ? T.opt.mode : mode_detect();
+	if (stop_requested)
+		die(1, "interrupted before tracing began: nothing traced");
 	ret = dcg_writer_open(&T.w, T.opt.out, T.opt.max_events);
 	if (ret < 0)
 		die(2, "cannot write %s: %s", T.opt.out, strerror(-ret));
-	install_signals();
 	if (T.opt.attach_pid)
 		attach_process();
 	else

@@ -174,6 +174,9 @@ static long inject(struct task *t, long nr, uint64_t a0, uint64_t a1,
 	struct user_regs_struct saved, r;
 	long ret = -EIO;
 
+	/* a stop not yet handled: resuming would lose it (and its signal) */
+	if (t->has_pending)
+		return -EIO;
 	if (!syscall_insn)
 		syscall_insn = find_syscall_insn(t->tgid);
 	if (!syscall_insn || ptrace(PTRACE_GETREGS, t->tid, 0, &saved) < 0)
@@ -245,10 +248,15 @@ static void init_actions(struct task *t)
 	proc_sigsets(t->tgid, &ign, &cgt);
 	memset(acts, 0, sizeof(acts));
 	for (sig = 1; sig <= NSIG_K; sig++) {
-		if (ign & BIT(sig))
+		if (ign & BIT(sig)) {
 			acts[sig].handler = K_SIG_IGN;
-		else if ((cgt & BIT(sig)) && query_action(t, sig, &acts[sig]) < 0)
-			warn_once(t, "handler");
+		} else if ((cgt & BIT(sig)) &&
+			   query_action(t, sig, &acts[sig]) < 0) {
+			/* another stop came first: again at a later clean stop */
+			if (!t->has_pending)
+				warn_once(t, "handler");
+			return;
+		}
 	}
 	acts_known = true;
 }
