@@ -201,6 +201,10 @@ static void parse_args(int argc, char **argv)
 		die(2, "--all traces from the start: it needs a program to run, not -p");
 }
 
+static void on_sigpipe(int sig)
+{
+}
+
 static void on_signal(int sig)
 {
 	stop_requested = 1;
@@ -222,6 +226,14 @@ void install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/*
+	 * A reader of -o - that goes away must not kill the tracer (the
+	 * program would die of our traps): the write fails with EPIPE and
+	 * the loop stops.  A handler, not SIG_IGN, which a started
+	 * program would inherit across exec.
+	 */
+	sa.sa_handler = on_sigpipe;
+	sigaction(SIGPIPE, &sa, NULL);
 }
 
 static void begin_trace(void)
@@ -541,9 +553,16 @@ static void kill_program(void)
 static int finish(void)
 {
 	bool detached = T.ntasks > 0;
-	int ret, rc = 0;
+	int ret, werr, rc = 0;
 
-	if (detached && frontend_gone())
+	if (detached && T.w.error)
+		warnx_("cannot write the trace to %s (%s): %s process %d",
+		       strcmp(T.opt.out, "-") ? T.opt.out : "standard output",
+		       strerror(T.w.error),
+		       T.started && !T.opt.leave_running ?
+		       "killing the program it started," : "detaching from",
+		       T.pid);
+	else if (detached && frontend_gone())
 		warnx_("the dcg-trace front end was killed: %s process %d",
 		       T.started && !T.opt.leave_running ?
 		       "killing the program it started," : "detaching from",
@@ -556,9 +575,11 @@ static int finish(void)
 	}
 	guardian_done();	/* every int3 is out, or the program is gone */
 	dcg_write_stats(&T.w, now_ns(), T.stops, T.resyncs, T.decode_errors);
+	werr = T.w.error;
 	ret = dcg_writer_close(&T.w);
 	if (ret < 0) {
-		warnx_("%s: %s", T.opt.out, strerror(-ret));
+		if (!(detached && werr))	/* not said above */
+			warnx_("%s: %s", T.opt.out, strerror(-ret));
 		rc = 1;
 	}
 	if (T.fatal) {

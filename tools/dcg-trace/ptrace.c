@@ -78,7 +78,9 @@ static void stepover(struct task *t, struct bp *b, int sig)
 	t->step_from = t->regs.rip;
 	tflags_before_step(t);
 	t->rewound = false;
-	if (task_resume(t, RH_STEP, sig) < 0) {
+	if (task_resume(t, RH_STEP, sig) != 0) {
+		/* not stepped: gone, or another stop is pending for the loop */
+		t->rewound = true;	/* still on the int3's address */
 		bp_set(b, true);
 		if (!alone)
 			resume_world(t);
@@ -623,7 +625,8 @@ int trace_loop(void)
 	int status;
 	pid_t tid;
 
-	while (T.ntasks > 0 && !stop_requested) {
+	/* a trace that cannot be written stops the tracing (main.c) */
+	while (T.ntasks > 0 && !stop_requested && !T.w.error) {
 		t = next_pending(&status);
 		if (!t) {
 			tid = wait_any(&status);
@@ -716,6 +719,47 @@ static void stop_listening(struct task *t)
 	}
 }
 
+/* Is the SIGTRAP that stopped @t (regs valid) one of ours? */
+static bool our_trap(struct task *t)
+{
+	struct bp *b = bp_find(t->regs.rip - 1);
+
+	if (stepped(t))
+		return true;
+	if (b && b->inserted) {
+		/* rip back on the instruction the int3 stands in for */
+		t->regs.rip--;
+		task_setregs(t);
+		return true;
+	}
+	return skip_sigtrap(t, false);
+}
+
+/*
+ * The signal to detach stopped @t with: the one its pending stop
+ * carries, unless that is our trap (or a syscall stop, or the SIGSTOP
+ * of job control).  Putting back what our trap did to the program's
+ * SIGTRAP state may meet another stop first: judge that one too.
+ */
+static int detach_signal(struct task *t)
+{
+	int st, sig;
+
+	while (t->has_pending) {
+		st = t->pending_status;
+		t->has_pending = false;
+		sig = WIFSTOPPED(st) && !(st >> 16) ? WSTOPSIG(st) : 0;
+		if (sig == (SIGTRAP | 0x80) || sig == SIGSTOP)
+			return 0;
+		if (sig != SIGTRAP || task_getregs(t) < 0 || !our_trap(t))
+			return sig;
+		sigstate_trap(t);
+		if (!sigstate_restore(t, 0))
+			return 0;
+	}
+	return 0;
+}
+
 /*
  * Ctrl-C: take every breakpoint out, close the windows, and detach so
  * that the program carries on as if never traced.
@@ -730,37 +774,9 @@ void cleanup_detach(void)
 	for (t = T.tasks; t; t = t->next)
 		drain_sigtrap(t);
 	for (t = T.tasks; t; t = t->next) {
-		int sig = 0;
+		int sig = detach_signal(t);
 
-		if (t->has_pending) {
-			int st = t->pending_status;
-
-			if (WIFSTOPPED(st) && !(st >> 16))
-				sig = WSTOPSIG(st);
-			if (sig == (SIGTRAP | 0x80))
-				sig = 0;	/* a syscall stop: no signal */
-			if (sig == SIGTRAP && task_getregs(t) == 0) {
-				struct bp *b = bp_find(t->regs.rip - 1);
-
-				if (stepped(t) || (b && b->inserted)) {
-					/* our trap, not the program's */
-					if (!stepped(t)) {
-						t->regs.rip--;
-						task_setregs(t);
-					}
-					sig = 0;
-				} else if (skip_sigtrap(t, false)) {
-					sig = 0;
-				}
-				/* our trap: its reset of SIGTRAP undone */
-				if (!sig) {
-					sigstate_trap(t);
-					sigstate_restore(t, 0);
-				}
-			}
-			if (sig == SIGSTOP)
-				sig = 0;
-		}
+		t->has_pending = true;
 		t->pending_status = sig;
 	}
 	bp_remove_all(T.pid);

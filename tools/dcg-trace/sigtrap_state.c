@@ -141,6 +141,12 @@ static uint64_t find_syscall_insn(pid_t pid)
 	return found;
 }
 
+static bool restart_errno(long e)
+{
+	return e == ERESTARTSYS || e == ERESTARTNOINTR ||
+	       e == ERESTARTNOHAND || e == ERESTART_RESTARTBLOCK;
+}
+
 /* Wait for @t's syscall stop @op; else keep the stop pending, false. */
 static bool wait_syscall_stop(struct task *t, int op)
 {
@@ -171,7 +177,9 @@ static bool wait_syscall_stop(struct task *t, int op)
 static long inject(struct task *t, long nr, uint64_t a0, uint64_t a1,
 		   uint64_t a2, uint64_t a3)
 {
+	struct __ptrace_syscall_info si;
 	struct user_regs_struct saved, r;
+	bool at_entry;
 	long ret = -EIO;
 
 	/* a stop not yet handled: resuming would lose it (and its signal) */
@@ -181,6 +189,22 @@ static long inject(struct task *t, long nr, uint64_t a0, uint64_t a1,
 		syscall_insn = find_syscall_insn(t->tgid);
 	if (!syscall_insn || ptrace(PTRACE_GETREGS, t->tid, 0, &saved) < 0)
 		return -EIO;
+	/*
+	 * At a syscall-entry stop the program's syscall has not run yet;
+	 * our regs make the kernel skip it (orig_rax -1), so it must run
+	 * again from its syscall instruction afterwards.
+	 */
+	si.op = PTRACE_SYSCALL_INFO_NONE;
+	at_entry = ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof(si),
+			  &si) > 0 && si.op == PTRACE_SYSCALL_INFO_ENTRY;
+	/*
+	 * At the exit stop of an interrupted syscall the kernel has yet to
+	 * choose between restart and EINTR (it depends on the handler a
+	 * signal finds): not now.
+	 */
+	if (si.op == PTRACE_SYSCALL_INFO_EXIT && si.exit.is_error &&
+	    restart_errno(-si.exit.rval))
+		return -EAGAIN;
 	r = saved;
 	r.rip = syscall_insn;
 	r.rax = nr;
@@ -202,11 +226,13 @@ static long inject(struct task *t, long nr, uint64_t a0, uint64_t a1,
 	 * The stop we came from may have been a syscall's, to be
 	 * restarted as the kernel would (we are past its chance to).
 	 */
-	if ((long)saved.orig_rax >= 0) {
+	if (at_entry) {
+		saved.rax = saved.orig_rax;
+		saved.rip -= 2;
+	} else if ((long)saved.orig_rax >= 0) {
 		long e = -(long)saved.rax;
 
-		if (e == ERESTARTSYS || e == ERESTARTNOINTR ||
-		    e == ERESTARTNOHAND) {
+		if (restart_errno(e) && e != ERESTART_RESTARTBLOCK) {
 			saved.rax = saved.orig_rax;
 			saved.rip -= 2;
 		} else if (e == ERESTART_RESTARTBLOCK) {
@@ -229,13 +255,19 @@ static uint64_t scratch(struct task *t)
 	return (r.rsp - 128 - 512) & ~63ULL;
 }
 
+/* 0, or -EAGAIN when this stop does not allow it, or another error */
 static int query_action(struct task *t, int sig, struct ksigaction *a)
 {
 	uint64_t buf = scratch(t);
+	long r;
 
-	if (!buf || inject(t, SYS_rt_sigaction, sig, 0, buf, 8) != 0 ||
-	    mem_read(buf, a, sizeof(*a)) != sizeof(*a))
-		return -1;
+	if (!buf)
+		return -EIO;
+	r = inject(t, SYS_rt_sigaction, sig, 0, buf, 8);
+	if (r)
+		return r;
+	if (mem_read(buf, a, sizeof(*a)) != sizeof(*a))
+		return -EIO;
 	return 0;
 }
 
@@ -243,22 +275,28 @@ static int query_action(struct task *t, int sig, struct ksigaction *a)
 static void init_actions(struct task *t)
 {
 	uint64_t ign, cgt;
-	int sig;
+	int sig, r;
 
 	proc_sigsets(t->tgid, &ign, &cgt);
 	memset(acts, 0, sizeof(acts));
 	for (sig = 1; sig <= NSIG_K; sig++) {
 		if (ign & BIT(sig)) {
 			acts[sig].handler = K_SIG_IGN;
-		} else if ((cgt & BIT(sig)) &&
-			   query_action(t, sig, &acts[sig]) < 0) {
-			/* another stop came first: again at a later clean stop */
-			if (!t->has_pending)
-				warn_once(t, "handler");
-			return;
+			continue;
 		}
+		if (!(cgt & BIT(sig)))
+			continue;
+		r = query_action(t, sig, &acts[sig]);
+		if (!r)
+			continue;
+		/* not now, or another stop came first: at a later clean stop */
+		if (r != -EAGAIN && !t->has_pending)
+			warn_once(t, "handler");
+		vlog(2, "thread %d: signal actions: query deferred", t->tid);
+		return;
 	}
 	acts_known = true;
+	vlog(1, "signal actions known (thread %d)", t->tid);
 }
 
 /*
@@ -277,12 +315,15 @@ static void set_options(struct task *t)
 		t->sysgood = true;
 }
 
-/* @t is in a clean stop (no trap of ours since it last ran): learn. */
-static void clean_stop(struct task *t)
+/*
+ * @t is in a clean stop (no trap of ours since it last ran): learn.
+ * Not while a signal @sig goes in: the injection would drop it.
+ */
+static void clean_stop(struct task *t, int sig)
 {
 	if (!t->sysgood)
 		set_options(t);
-	if (!acts_known && t->tgid == T.pid)
+	if (!acts_known && t->tgid == T.pid && !sig)
 		init_actions(t);
 	if (!t->sig_known) {
 		if (trap_blocked_now(t->tid, &t->trap_blocked))
@@ -415,7 +456,17 @@ bool sigstate_restore(struct task *t, int sig)
 	long r;
 
 	if (!t->sig_fix) {
-		clean_stop(t);
+		clean_stop(t, sig);
+		/*
+		 * The query's injection met another stop first (a signal,
+		 * a group-stop): that stop is now the thread's, and
+		 * resuming would consume it unseen, e.g. the SIGTRAP of
+		 * our int3 with rip left past it.
+		 */
+		if (t->has_pending) {
+			t->state = TS_STOPPED;
+			return true;
+		}
 		return false;
 	}
 	t->sig_fix = false;

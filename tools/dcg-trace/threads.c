@@ -99,11 +99,15 @@ static int ptrace_resume(pid_t tid, enum resume_how how, int sig)
 	return ptrace(req, tid, 0, (void *)(long)sig);
 }
 
-/* Resume one task; @how is also what its next SIGTRAP will mean. */
+/*
+ * Resume one task; @how is also what its next SIGTRAP will mean.
+ * Returns 0 when resumed, 1 when another stop came first (still
+ * stopped, the stop kept pending for the loop), -errno on failure.
+ */
 int task_resume(struct task *t, enum resume_how how, int sig)
 {
 	if (sigstate_restore(t, sig))
-		return 0;	/* another stop came first: the loop has it */
+		return 1;
 	if (sig)
 		sigstate_signal_delivered(t, sig);
 	t->how = how;
