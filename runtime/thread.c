@@ -435,7 +435,16 @@ static void classify_stop(struct stop *st)
 			do_system(st, &x);
 		break;
 	}
-	resync(st, x.from);
+	/*
+	 * Frames end when rsp rises above them through a control transfer
+	 * (a ret past them, longjmp's jmp, a sigreturn).  A straight-line
+	 * insn may lift rsp for a moment only: "pop %rcx; push %rax;
+	 * push %rcx; ... ret $8" moves the return address down, and the
+	 * function still returns to its caller.  Block mode never stops
+	 * there; step mode must not judge there either.
+	 */
+	if (x.kind || x.branch != DCG_BR_OTHER)
+		resync(st, x.from);
 }
 
 DCG_API int dcg_thread_stop(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,

@@ -749,8 +749,10 @@ static const struct want tail_jcc_want[] = {
 
 /*
  * longjmp: three frames down, rsp goes back up to ljf's and a jmp *
- * lands in ljf.  Step mode sees rsp move at the mov; block mode only
- * after the jmp.
+ * lands in ljf.  Step mode sees rsp move at the mov, block mode only
+ * after the jmp; frames end at a control transfer (the jmp) in both,
+ * so that a straight-line insn that lifts rsp for a moment (see
+ * retmoved.c) ends none.
  */
 static const struct step longjmp_steps[] = {
 	ST(0x401101, S0 - 8),
@@ -767,9 +769,9 @@ static const struct want longjmp_want[] = {
 	E(CALL, 0, 0x401101, 0x401110, S0 - 16, 2),
 	E(CALL, 0, 0x401110, 0x401118, S0 - 24, 3),
 	E(CALL, 0, 0x401118, 0x401120, S0 - 32, 4),
-	EB(RET, SYN, 0x401120, 0x401123, S0 - 8, 3, 0x401123, 0x401107),
-	EB(RET, SYN, 0x401120, 0x401123, S0 - 8, 2, 0x401123, 0x401107),
-	EB(RET, SYN, 0x401120, 0x401123, S0 - 8, 1, 0x401123, 0x401107),
+	E(RET, SYN, 0x401123, 0x401107, S0 - 8, 3),
+	E(RET, SYN, 0x401123, 0x401107, S0 - 8, 2),
+	E(RET, SYN, 0x401123, 0x401107, S0 - 8, 1),
 	E(RET, 0, 0x401108, R0, S0 + 8, 0),
 };
 
@@ -957,7 +959,8 @@ static const struct want retpoline_nosym_want[] = {
 /*
  * rs(2): the innermost activation drops its own return address and its
  * ret pops the slot of the frame above: that frame returns, the
- * innermost is popped as synthetic (in step mode as soon as rsp moves).
+ * innermost is popped as synthetic, at the ret in every mode (not at
+ * the add that moves rsp: see longjmp).
  */
 static const struct step ret_past_steps[] = {
 	ST(0x4011d2, S0), ST(0x4011d4, S0), ST(0x4011d6, S0),
@@ -974,7 +977,7 @@ static const struct want ret_past_want[] = {
 	E(CALL, DCG_EVF_ROOT, R0, 0x4011d0, S0, 1),
 	E(CALL, 0, 0x4011d6, 0x4011d0, S0 - 8, 2),
 	E(CALL, 0, 0x4011d6, 0x4011d0, S0 - 16, 3),
-	EBS(RET, SYN, 0x4011dc, 0x4011e0, S0 - 8, 2, 0x4011e0, 0x4011db, S0),
+	E(RET, SYN, 0x4011e0, 0x4011db, S0, 2),
 	E(RET, 0, 0x4011e0, 0x4011db, S0, 1),
 	E(RET, 0, 0x4011db, R0, S0 + 8, 0),
 };

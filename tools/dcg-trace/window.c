@@ -117,8 +117,21 @@ void window_close(struct task *t)
 }
 
 /*
+ * Could the conditional branch @insn have been taken when it ended at
+ * its own fall-through address @fall?  Only if it jumps there.
+ */
+static bool cond_taken_to_fall(const struct dcg_insn *insn, uint64_t fall)
+{
+	return (insn->flags & DCG_INSN_HAS_TARGET) && insn->target == fall;
+}
+
+/*
  * Was the single step that just ended at t->regs.rip a taken branch?
- * Only asked about stops that followed a single step.
+ * Only asked about stops that followed a single step.  A jump, call
+ * or return is always taken, even to the next instruction (a jump
+ * table's fall-through case, jmp .+2, the get-pc call): the hardware's
+ * BTF traps on it, and the block walk (runtime/classify.c) would stop
+ * at it and lose what the next block does.
  */
 bool window_is_branch_stop(struct task *t)
 {
@@ -132,8 +145,11 @@ bool window_is_branch_stop(struct task *t)
 		return true;	/* let the engine judge what we cannot */
 	if (insn.branch == DCG_BR_SYS)
 		return true;
-	if (t->regs.rip == t->step_from + len)
-		return false;
+	if (t->regs.rip == t->step_from + len) {
+		if (insn.branch == DCG_BR_JCC || insn.branch == DCG_BR_LOOP)
+			return cond_taken_to_fall(&insn, t->regs.rip);
+		return insn.branch != DCG_BR_OTHER;
+	}
 	if (t->regs.rip == t->step_from && (insn.flags & DCG_INSN_REP))
 		return false;
 	return true;
@@ -154,6 +170,7 @@ void window_stop(struct task *t)
 				&ops);
 	}
 	skip_after_stop(t);
-	if (t->regs.rsp > t->window_sp)
+	/* the root frame is gone (ret, longjmp out): the window is over */
+	if (t->window_sp != UINT64_MAX && t->eng.shadow.depth == 0)
 		window_close(t);
 }
