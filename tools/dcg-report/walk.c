@@ -97,6 +97,18 @@ static bool glob_any(const char *const *globs, unsigned int n,
 	return false;
 }
 
+/*
+ * Does a glob match the function at @addr?  An async frame starts
+ * inside a function and is named "handler+0x10": "handler" must match
+ * it, and so must a glob written for the offset form.
+ */
+static bool glob_func(struct report *rp, const char *const *globs,
+		      unsigned int n, dcg_u64 addr)
+{
+	return glob_any(globs, n, func_base_name(rp, addr)) ||
+	       glob_any(globs, n, func_name(rp, addr));
+}
+
 static void announce_one(struct report *rp, struct thread *t, dcg_u32 idx)
 {
 	struct frame *f = &t->stack[idx];
@@ -170,14 +182,12 @@ static void push(struct report *rp, struct thread *t,
 		    f->span;
 	f->excluded = up && up->excluded;
 	f->included = up ? up->included : !o->ninclude;
-	if (!placeholder && (o->nexclude || o->ninclude)) {
-		const char *name = func_name(rp, ev->to);
-
-		if (o->nexclude && glob_any(o->exclude, o->nexclude, name))
-			f->excluded = true;
-		if (o->ninclude && glob_any(o->include, o->ninclude, name))
-			f->included = true;
-	}
+	if (!placeholder && o->nexclude &&
+	    glob_func(rp, o->exclude, o->nexclude, ev->to))
+		f->excluded = true;
+	if (!placeholder && o->ninclude &&
+	    glob_func(rp, o->include, o->ninclude, ev->to))
+		f->included = true;
 	ts = rel_ts(rp, ev->ts);
 	/* a placeholder shows if its outermost level does */
 	f->visible = !f->excluded && f->included &&
