@@ -179,7 +179,6 @@ static long inject(struct task *t, long nr, uint64_t a0, uint64_t a1,
 {
 	struct __ptrace_syscall_info si;
 	struct user_regs_struct saved, r;
-	bool at_entry;
 	long ret = -EIO;
 
 	/* a stop not yet handled: resuming would lose it (and its signal) */
@@ -190,20 +189,17 @@ static long inject(struct task *t, long nr, uint64_t a0, uint64_t a1,
 	if (!syscall_insn || ptrace(PTRACE_GETREGS, t->tid, 0, &saved) < 0)
 		return -EIO;
 	/*
-	 * At a syscall-entry stop the program's syscall has not run yet;
-	 * our regs make the kernel skip it (orig_rax -1), so it must run
-	 * again from its syscall instruction afterwards.
+	 * Not at a syscall-entry stop: our regs (orig_rax -1) would make
+	 * the kernel skip the program's syscall, and report its exit
+	 * before our syscall runs.  Not at the exit stop of an
+	 * interrupted syscall either: restart or EINTR is the kernel's
+	 * choice to make (it depends on the handler a signal finds).
 	 */
 	si.op = PTRACE_SYSCALL_INFO_NONE;
-	at_entry = ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof(si),
-			  &si) > 0 && si.op == PTRACE_SYSCALL_INFO_ENTRY;
-	/*
-	 * At the exit stop of an interrupted syscall the kernel has yet to
-	 * choose between restart and EINTR (it depends on the handler a
-	 * signal finds): not now.
-	 */
-	if (si.op == PTRACE_SYSCALL_INFO_EXIT && si.exit.is_error &&
-	    restart_errno(-si.exit.rval))
+	ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof(si), &si);
+	if (si.op == PTRACE_SYSCALL_INFO_ENTRY ||
+	    (si.op == PTRACE_SYSCALL_INFO_EXIT && si.exit.is_error &&
+	     restart_errno(-si.exit.rval)))
 		return -EAGAIN;
 	r = saved;
 	r.rip = syscall_insn;
@@ -226,10 +222,7 @@ static long inject(struct task *t, long nr, uint64_t a0, uint64_t a1,
 	 * The stop we came from may have been a syscall's, to be
 	 * restarted as the kernel would (we are past its chance to).
 	 */
-	if (at_entry) {
-		saved.rax = saved.orig_rax;
-		saved.rip -= 2;
-	} else if ((long)saved.orig_rax >= 0) {
+	if ((long)saved.orig_rax >= 0) {
 		long e = -(long)saved.rax;
 
 		if (restart_errno(e) && e != ERESTART_RESTARTBLOCK) {
