@@ -6,12 +6,15 @@
  * the bottom.  Widths follow the folded view exactly: a node's weight
  * is the sum, over its subtree, of what the folded view gives each
  * path (self ns, or calls with --calls), so the rectangles are the
- * folded stacks and their prefix sums.  Subtrees of weight 0 draw
- * nothing, as folded leaves them out.  Each rectangle is a <g> with a
- * <title> (name, weight, share of the total) and data attributes for
- * the inline script: data-s (start, in weight units), data-v (weight),
- * data-d (depth) and data-p (the parent's id).  Clicking a frame zooms
- * to it; clicking the background or "Reset zoom" zooms out.  Colours
+ * folded stacks and their prefix sums.  A node takes one row whatever
+ * levels it stands for (a placeholder for lost levels is one row), so
+ * the picture is as tall as the tree is deep in nodes.  Subtrees of
+ * weight 0 draw nothing, as folded leaves them out.  Each rectangle is
+ * a <g> with a <title> (name, weight, share of the total) and data
+ * attributes for the inline script: data-s (start, in weight units),
+ * data-v (weight), data-d (row, 1 at the bottom) and data-p (the
+ * parent's id).  Clicking a frame zooms to it; clicking the background
+ * or "Reset zoom" zooms out.  Colours
  * are a hash of the name, so a function has the same colour in every
  * graph.  Labels are set when writing, so that renderers without
  * scripts (rsvg-convert) show them too.
@@ -31,7 +34,10 @@
 struct flame {
 	dcg_u64 *tot;			/* subtree weight per node */
 	dcg_u64 *start;			/* offset from the left, in weight */
-	dcg_u32 max_depth;
+	dcg_u32 *row;			/* 1 for roots: one row per node
+					 * on the path, so a placeholder
+					 * for lost levels takes one row */
+	dcg_u32 max_depth;		/* rows drawn */
 	dcg_u64 total;
 };
 
@@ -84,6 +90,7 @@ static void layout(struct report *rp, struct flame *fl)
 
 	fl->tot = xcalloc(t->n, sizeof(*fl->tot));
 	fl->start = xcalloc(t->n, sizeof(*fl->start));
+	fl->row = xcalloc(t->n, sizeof(*fl->row));
 	/* children have larger ids than their parents */
 	for (id = t->n - 1; id > 0; id--) {
 		fl->tot[id] += weight(rp, &t->nodes[id]);
@@ -95,10 +102,11 @@ static void layout(struct report *rp, struct flame *fl)
 		s = fl->start[id];
 		for (c = t->nodes[id].first_child; c; c = t->nodes[c].next_sibling) {
 			fl->start[c] = s;
+			fl->row[c] = fl->row[id] + 1;
 			s += fl->tot[c];
 		}
-		if (id && fl->tot[id] && t->nodes[id].depth > fl->max_depth)
-			fl->max_depth = t->nodes[id].depth;
+		if (id && fl->tot[id] && fl->row[id] > fl->max_depth)
+			fl->max_depth = fl->row[id];
 	}
 }
 
@@ -108,7 +116,7 @@ static void put_frame(struct report *rp, struct node *n, dcg_u32 id,
 	struct flame *fl = arg;
 	double scale = (double)(FLAME_W - 2 * PAD_SIDE) / fl->total;
 	double x = PAD_SIDE + fl->start[id] * scale, w = fl->tot[id] * scale;
-	double y = PAD_TOP + (double)(fl->max_depth - n->depth) * FRAME_H;
+	double y = PAD_TOP + (double)(fl->max_depth - fl->row[id]) * FRAME_H;
 	const char *name = node_name(rp, n);
 	char colour[32];
 	size_t fit;
@@ -118,7 +126,7 @@ static void put_frame(struct report *rp, struct node *n, dcg_u32 id,
 	frame_colour(name, colour, sizeof(colour));
 	fprintf(rp->out, "<g class=\"f\" id=\"f%u\" data-p=\"f%u\" data-s=\"%llu\" data-v=\"%llu\" data-d=\"%u\"><title>",
 		id, n->parent, (unsigned long long)fl->start[id],
-		(unsigned long long)fl->tot[id], n->depth);
+		(unsigned long long)fl->tot[id], fl->row[id]);
 	xml_text(rp->out, name, (size_t)-1);
 	fprintf(rp->out, " (%llu %s, %.2f%%)</title>",
 		(unsigned long long)fl->tot[id],
@@ -184,18 +192,19 @@ static int finish(struct report *rp)
 {
 	struct flame fl = { 0 };
 	const struct dcg_rec_header *h = &rp->rd.header;
-	int height;
+	dcg_u64 height;
 
 	layout(rp, &fl);
-	height = PAD_TOP + (int)fl.max_depth * FRAME_H + PAD_BOTTOM;
+	height = PAD_TOP + (dcg_u64)fl.max_depth * FRAME_H + PAD_BOTTOM;
 	fprintf(rp->out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
-		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n",
-		FLAME_W, height, FLAME_W, height);
+		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%llu\" viewBox=\"0 0 %d %llu\">\n",
+		FLAME_W, (unsigned long long)height, FLAME_W,
+		(unsigned long long)height);
 	fprintf(rp->out, "<style>text { font-family: monospace; font-size: 11px; fill: #000; pointer-events: none; } "
 		"g.f:hover rect { stroke: #000; stroke-width: 0.5; } g.f { cursor: pointer; }</style>\n");
 	fprintf(rp->out, script, FLAME_W, PAD_SIDE, CHAR_W);
-	fprintf(rp->out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#f8f8f0\"/>\n",
-		FLAME_W, height);
+	fprintf(rp->out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%llu\" fill=\"#f8f8f0\"/>\n",
+		FLAME_W, (unsigned long long)height);
 	fprintf(rp->out, "<text x=\"%d\" y=\"20\" style=\"font-size:15px\">dyncg flame graph: pid %u (",
 		PAD_SIDE, h->pid);
 	xml_text(rp->out, h->comm, sizeof(h->comm));
@@ -204,8 +213,9 @@ static int finish(struct report *rp)
 				    : "self time in ns (includes tracing overhead)");
 	fprintf(rp->out, "<text x=\"%d\" y=\"34\" style=\"pointer-events:auto;cursor:pointer\" onclick=\"reset()\">Reset zoom</text>\n",
 		PAD_SIDE);
-	fprintf(rp->out, "<text x=\"%d\" y=\"%d\">total %llu %s; click a frame to zoom</text>\n",
-		PAD_SIDE, height - 8, (unsigned long long)fl.total,
+	fprintf(rp->out, "<text x=\"%d\" y=\"%llu\">total %llu %s; click a frame to zoom</text>\n",
+		PAD_SIDE, (unsigned long long)height - 8,
+		(unsigned long long)fl.total,
 		rp->o->folded_calls ? "calls" : "ns");
 	if (fl.total)
 		tree_walk(rp, put_frame, &fl);
@@ -213,6 +223,7 @@ static int finish(struct report *rp)
 	note_dropped(rp);
 	free(fl.tot);
 	free(fl.start);
+	free(fl.row);
 	return 0;
 }
 
