@@ -596,6 +596,9 @@ int main(int argc, char **argv)
 		usage_error("unexpected argument '%s'", o.input2);
 	if (!o.input2 && rp.view->second_input)
 		usage_error("%s: two trace files are needed", o.view);
+	if (o.input2 && !strcmp(o.input, "-") && !strcmp(o.input2, "-"))
+		usage_error("%s: standard input can be only one of the traces",
+			    o.view);
 	rc = report_load(&rp, o.input);
 	if (rc)
 		return rc;
