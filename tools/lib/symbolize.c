@@ -723,6 +723,24 @@ static bool find_package(const char *path, char *pkg, size_t len)
 }
 
 /*
+ * Has the line for @path been printed by this process?  Per process,
+ * not per symbolizer: dcg-report diff has one symbolizer per trace.
+ */
+static bool hinted_before(const char *path)
+{
+	static char **paths;
+	static size_t n;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(paths[i], path))
+			return true;
+	paths = xrealloc(paths, (n + 1) * sizeof(*paths));
+	paths[n++] = xstrdup(path);
+	return false;
+}
+
+/*
  * Once per object: an object of a Debian package with no symbol table
  * and no debuginfo found gets one line on stderr naming the package
  * that would name its functions.
@@ -737,6 +755,8 @@ static void hint_package(struct umap *u, Dwfl_Module *mod)
 	if (!u || u->hinted)
 		return;
 	u->hinted = true;
+	if (hinted_before(u->path))
+		return;
 	elf = dwfl_module_getelf(mod, &bias);
 	dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
 	if (!elf || has_symtab(elf) || debugfile ||
