@@ -5,6 +5,7 @@
  *
  *   dcg-report VIEW [options] FILE
  *   dcg-report --view VIEW [options] FILE
+ *   dcg-report diff [options] A B
  *
  * Exit status: 0 done, 1 bad usage or an unusable option file, 2 the
  * trace is malformed, 3 the trace is incomplete: it has no end record
@@ -89,8 +90,7 @@ static void usage(void)
 	     "  chrome     Trace Event JSON for Perfetto/chrome://tracing\n"
 	     "  callgrind  callgrind format for callgrind_annotate/KCachegrind\n"
 	     "  csv, jsonl one event per line\n"
-	     "  diff       dcg-report diff A B: calls and time per function and\n"
-	     "             edge in two traces, biggest change first\n"
+	     "  diff       diff A B: two traces, per function and edge, by change\n"
 	     "  flame      self-contained SVG flame graph (--calls: by calls)\n"
 	     "options:\n"
 	     "  --view VIEW          the view, instead of the first argument\n"
