@@ -5,6 +5,7 @@
  *
  *   dcg-report VIEW [options] FILE
  *   dcg-report --view VIEW [options] FILE
+ *   dcg-report diff [options] A B
  *
  * Exit status: 0 done, 1 bad usage or an unusable option file, 2 the
  * trace is malformed, 3 the trace is incomplete: it has no end record
@@ -27,7 +28,8 @@
 
 static const struct view *const views[] = {
 	&view_trace, &view_graph, &view_hot, &view_dot, &view_folded,
-	&view_chrome, &view_callgrind, &view_csv, &view_jsonl,
+	&view_chrome, &view_callgrind, &view_csv, &view_jsonl, &view_diff,
+	&view_flame,
 };
 
 void *xrealloc(void *p, size_t n)
@@ -88,6 +90,8 @@ static void usage(void)
 	     "  chrome     Trace Event JSON for Perfetto/chrome://tracing\n"
 	     "  callgrind  callgrind format for callgrind_annotate/KCachegrind\n"
 	     "  csv, jsonl one event per line\n"
+	     "  diff       diff A B: two traces, per function and edge, by change\n"
+	     "  flame      self-contained SVG flame graph (--calls: by calls)\n"
 	     "options:\n"
 	     "  --view VIEW          the view, instead of the first argument\n"
 	     "  -o, --output FILE    write there instead of stdout\n"
@@ -102,7 +106,7 @@ static void usage(void)
 	     "                       per activation (default 100)\n"
 	     "  --svg                dot: produce SVG with Graphviz\n"
 	     "  --speedscope         folded: speedscope JSON\n"
-	     "  --calls              folded: weigh stacks by calls, not ns\n"
+	     "  --calls              folded, flame: weigh stacks by calls, not ns\n"
 	     "  --max-size BYTES     chrome: split into numbered files (needs -o)\n"
 	     "  --srcline            add file:line\n"
 	     "  --inline             show inlined frames at call sites\n"
@@ -202,6 +206,8 @@ static void parse_args(struct options *o, int argc, char **argv)
 				o->view = arg;
 			else if (!o->input)
 				o->input = arg;
+			else if (!o->input2)
+				o->input2 = arg;	/* diff's B */
 			else
 				usage_error("unexpected argument '%s'", arg);
 			continue;
@@ -506,13 +512,76 @@ static int open_output(struct report *rp)
 	return 0;
 }
 
+/*
+ * Read the trace at @path into @rp: symbols, the walk, the call tree.
+ * Streaming views print as it goes.  0, or the exit status after one
+ * line on stderr.  The diff view reads its second trace through this.
+ */
+int report_load(struct report *rp, const char *path)
+{
+	const struct dcg_rec *rec;
+	char err[1024];
+	bool scanned = false;
+	int rc;
+
+	if (!rp->o->raw) {
+		rp->sym = dcg_sym_new(&rp->o->sym, err, sizeof(err));
+		if (!rp->sym) {
+			fprintf(stderr, "dcg-report: %s\n", err);
+			return 1;
+		}
+	}
+	if (dcg_reader_open(&rp->rd, path) < 0) {
+		fprintf(stderr, "dcg-report: %s\n", dcg_reader_error(&rp->rd));
+		return 1;
+	}
+	if (!rp->view->aggregate && dcg_reader_seekable(&rp->rd)) {
+		if (prescan(rp) < 0)
+			return bad_trace(rp);
+		scanned = true;
+	}
+	/* the header first, so that views can print what it says */
+	if (dcg_reader_next(&rp->rd, &rec) <= 0)
+		return bad_trace(rp);
+	rp->start_ns = rp->rd.header.start_ns;
+	if (rp->view->aggregate)
+		tree_init(&rp->tree);
+	/* aggregating views create -o FILE only once the trace is good */
+	if (!rp->view->aggregate && open_output(rp) < 0)
+		return 1;
+	if (rp->view->start && rp->view->start(rp) < 0)
+		return 1;
+	rc = replay(rp, scanned);
+	if (rc < 0)
+		return bad_trace(rp);
+	walk_finish(rp);
+	edge_recs_finish(&rp->edges);
+	return 0;
+}
+
+/* Every producer ends a trace with STATS: without it, it was cut. */
+int report_incomplete(struct report *rp)
+{
+	fprintf(stderr,
+		"dcg-report: %s: trace is incomplete: no end record (%llu events read)\n",
+		rp->rd.name, (unsigned long long)rp->rd.count[DCG_REC_EVENT]);
+	return 3;
+}
+
+void report_free(struct report *rp)
+{
+	walk_free(rp);
+	free(rp->edges.e);
+	if (rp->view->aggregate)
+		tree_free(&rp->tree);
+	dcg_sym_free(rp->sym);
+	dcg_reader_close(&rp->rd);
+}
+
 int main(int argc, char **argv)
 {
 	static struct options o;
 	static struct report rp;
-	const struct dcg_rec *rec;
-	char err[1024];
-	bool scanned = false;
 	size_t i;
 	int rc;
 
@@ -523,38 +592,18 @@ int main(int argc, char **argv)
 			rp.view = views[i];
 	if (!rp.view)
 		usage_error("unknown view '%s'", o.view);
-	if (!o.raw) {
-		rp.sym = dcg_sym_new(&o.sym, err, sizeof(err));
-		if (!rp.sym) {
-			fprintf(stderr, "dcg-report: %s\n", err);
-			return 1;
-		}
-	}
-	if (dcg_reader_open(&rp.rd, o.input) < 0) {
-		fprintf(stderr, "dcg-report: %s\n", dcg_reader_error(&rp.rd));
-		return 1;
-	}
-	if (!rp.view->aggregate && dcg_reader_seekable(&rp.rd)) {
-		if (prescan(&rp) < 0)
-			return bad_trace(&rp);
-		scanned = true;
-	}
-	/* the header first, so that views can print what it says */
-	if (dcg_reader_next(&rp.rd, &rec) <= 0)
-		return bad_trace(&rp);
-	rp.start_ns = rp.rd.header.start_ns;
-	if (rp.view->aggregate)
-		tree_init(&rp.tree);
-	/* aggregating views create -o FILE only once the trace is good */
-	if (!rp.view->aggregate && open_output(&rp) < 0)
-		return 1;
-	if (rp.view->start && rp.view->start(&rp) < 0)
-		return 1;
-	rc = replay(&rp, scanned);
-	if (rc < 0)
-		return bad_trace(&rp);
-	walk_finish(&rp);
-	edge_recs_finish(&rp.edges);
+	if (o.input2 && !rp.view->second_input)
+		usage_error("unexpected argument '%s'", o.input2);
+	if (!o.input2 && rp.view->second_input)
+		usage_error("%s: two trace files are needed", o.view);
+	if (o.input2 && !strcmp(o.input, "-") && !strcmp(o.input2, "-"))
+		usage_error("%s: standard input can be only one of the traces",
+			    o.view);
+	rc = report_load(&rp, o.input);
+	if (rc)
+		return rc;
+	if (rp.view->prepare && (rc = rp.view->prepare(&rp)) != 0)
+		return rc;
 	if (rp.view->aggregate && open_output(&rp) < 0)
 		return 1;
 	rc = rp.view->finish ? rp.view->finish(&rp) : 0;
@@ -562,21 +611,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dcg-report: write error: %s\n", strerror(errno));
 		rc = 1;
 	}
-	/* every producer ends a trace with STATS: without it, it was cut */
-	if (!rc && !rp.rd.have_stats) {
-		fprintf(stderr,
-			"dcg-report: %s: trace is incomplete: no end record (%llu events read)\n",
-			rp.rd.name,
-			(unsigned long long)rp.rd.count[DCG_REC_EVENT]);
-		rc = 3;
-	}
+	if ((!rc || rc == 3) && !rp.rd.have_stats)
+		rc = report_incomplete(&rp);
 	if (rp.out != stdout)
 		fclose(rp.out);
-	walk_free(&rp);
-	free(rp.edges.e);
-	if (rp.view->aggregate)
-		tree_free(&rp.tree);
-	dcg_sym_free(rp.sym);
-	dcg_reader_close(&rp.rd);
+	report_free(&rp);
 	return rc;
 }

@@ -23,6 +23,7 @@
 struct options {
 	const char *view;
 	const char *input;
+	const char *input2;		/* diff: the second trace (B) */
 	const char *output;		/* -o; NULL = stdout */
 	dcg_u32 tids[64];
 	unsigned int ntids;
@@ -87,7 +88,14 @@ struct view {
 		      const struct dcg_rec_event *ret, dcg_u64 end_ts);
 	void (*orphan)(struct report *rp, struct thread *t,
 		       const struct dcg_rec_event *ev);
+	/*
+	 * After the trace is read, before -o FILE is created: reads what
+	 * else the view needs (diff: the second trace), so that bad input
+	 * leaves no output file.  0, or the exit status.
+	 */
+	int (*prepare)(struct report *rp);
 	int (*finish)(struct report *rp);
+	bool second_input;		/* takes two trace files */
 };
 
 /* The per-path call tree: node 0 is the virtual root above all roots. */
@@ -232,6 +240,10 @@ const char *func_base_name(struct report *rp, dcg_u64 addr);	/* no off */
 const char *node_name(struct report *rp, const struct node *n);
 void print_footer(struct report *rp, const char *prefix);
 void note_dropped(struct report *rp);	/* stderr, for machine formats */
+/* read a trace into @rp (o and view set): 0 or the exit status */
+int report_load(struct report *rp, const char *path);
+int report_incomplete(struct report *rp);	/* the line; returns 3 */
+void report_free(struct report *rp);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
@@ -242,6 +254,7 @@ const char *flag_names(unsigned int flags, const char *sep, char *buf,
 		       size_t len);
 
 extern const struct view view_trace, view_graph, view_hot, view_dot,
-	view_folded, view_chrome, view_callgrind, view_csv, view_jsonl;
+	view_folded, view_chrome, view_callgrind, view_csv, view_jsonl,
+	view_diff, view_flame;
 
 #endif /* DCG_REPORT_H */

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <dwarf.h>
@@ -41,6 +42,7 @@ struct umap {
 	dcg_u8 build_id_len;
 	const char *problem;	/* why it could not be used */
 	bool reported_bad;
+	bool hinted;		/* the debug package line was considered */
 };
 
 struct ksym {
@@ -596,19 +598,174 @@ static char *plt_name(Dwfl_Module *mod, Dwarf_Addr addr)
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len,
 			    int *status);
 
-/* A malloc'ed copy of @name, demangled when it is a C++ name. */
+/*
+ * A malloc'ed copy of @name without its symbol version (glibc's .symtab
+ * has "dladdr@@GLIBC_2.34": the version is not part of the function's
+ * name), demangled when it is a C++ name.
+ */
 static char *symbol_name(const struct dcg_symbolizer *s, const char *name)
 {
+	char *bare = dup_printf("%.*s", (int)strcspn(name, "@"), name);
 	char *plain;
 	int status = -1;
 
-	if (s->opts.mangled || strncmp(name, "_Z", 2))
-		return xstrdup(name);
-	plain = __cxa_demangle(name, NULL, NULL, &status);
-	if (status == 0 && plain)
+	if (s->opts.mangled || strncmp(bare, "_Z", 2))
+		return bare;
+	plain = __cxa_demangle(bare, NULL, NULL, &status);
+	if (status == 0 && plain) {
+		free(bare);
 		return plain;
+	}
 	free(plain);
-	return xstrdup(name);
+	return bare;
+}
+
+/*
+ * Does the symbol libdwfl found name the code at @off past it?  A
+ * function does, a sized one only up to its end: past it lies another
+ * function that has no symbol, and "name+0xoff" would send the reader
+ * into the wrong one.  A sizeless function symbol (assembly) keeps
+ * libdwfl's bound, the next symbol.  A label with no type (ld.so's
+ * _start, a marker such as _etext) names its own address only, and
+ * data (a table in .text) names no code.
+ */
+static bool sym_covers(const GElf_Sym *sym, GElf_Off off)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+
+	if (type == STT_NOTYPE)
+		return off == 0;
+	if (type != STT_FUNC && type != STT_GNU_IFUNC)
+		return false;
+	return !sym->st_size || off < sym->st_size;
+}
+
+/* Does the ELF file have a .symtab (not only .dynsym)? */
+static bool has_symtab(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			return true;
+	return false;
+}
+
+/*
+ * The Debian package that owns @path, into @pkg: dpkg-query -S, run
+ * without a shell (the path comes from the trace).  false if none.
+ */
+static bool owning_package(const char *path, char *pkg, size_t len)
+{
+	int fd[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	if (path[0] != '/' || strpbrk(path, "*?[]\\\n") || pipe(fd) < 0)
+		return false;
+	pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return false;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(fd[1], 1);
+		if (null >= 0)
+			dup2(null, 2);
+		close(fd[0]);
+		execlp("dpkg-query", "dpkg-query", "-S", path, (char *)NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	n = read(fd[0], pkg, len - 1);
+	close(fd[0]);
+	waitpid(pid, &status, 0);
+	if (n <= 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+		return false;
+	pkg[n] = '\0';
+	/* "zlib1g:amd64: /lib/..." or "libc6: /lib/..." */
+	pkg[strcspn(pkg, ":, \n")] = '\0';
+	return pkg[0] != '\0';
+}
+
+/*
+ * Try @path as recorded, then across the /usr merge (dpkg knows
+ * /lib/x86_64-linux-gnu/libc.so.6, processes map /usr/lib/...), then
+ * the file it links to.
+ */
+static bool find_package(const char *path, char *pkg, size_t len)
+{
+	char alt[4096], *real;
+	bool ok = false;
+	int i;
+
+	for (i = 0; i < 2 && !ok; i++) {
+		const char *p = path;
+
+		real = i ? realpath(path, NULL) : NULL;
+		if (i && !real)
+			break;
+		if (real)
+			p = real;
+		if (owning_package(p, pkg, len))
+			ok = true;
+		else if (!strncmp(p, "/usr/", 5))
+			ok = owning_package(p + 4, pkg, len);
+		else if (snprintf(alt, sizeof(alt), "/usr%s", p) < (int)sizeof(alt))
+			ok = owning_package(alt, pkg, len);
+		free(real);
+	}
+	return ok;
+}
+
+/*
+ * Has the line for @path been printed by this process?  Per process,
+ * not per symbolizer: dcg-report diff has one symbolizer per trace.
+ */
+static bool hinted_before(const char *path)
+{
+	static char **paths;
+	static size_t n;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(paths[i], path))
+			return true;
+	paths = xrealloc(paths, (n + 1) * sizeof(*paths));
+	paths[n++] = xstrdup(path);
+	return false;
+}
+
+/*
+ * Once per object: an object of a Debian package with no symbol table
+ * and no debuginfo found gets one line on stderr naming the package
+ * that would name its functions.
+ */
+static void hint_package(struct umap *u, Dwfl_Module *mod)
+{
+	const char *debugfile = NULL;
+	char pkg[256];
+	Dwarf_Addr bias;
+	Elf *elf;
+
+	if (!u || u->hinted)
+		return;
+	u->hinted = true;
+	if (hinted_before(u->path))
+		return;
+	elf = dwfl_module_getelf(mod, &bias);
+	dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
+	if (!elf || has_symtab(elf) || debugfile ||
+	    !find_package(u->path, pkg, sizeof(pkg)))
+		return;
+	fprintf(stderr,
+		"dcg-report: %s has no symbols for some of its code (shown as %s+0xOFF); package %s%s would name it\n",
+		base_name(u->path), base_name(u->path), pkg,
+		strcmp(pkg, "libc6") ? "-dbgsym" : "-dbg");
 }
 
 /* "_Znwm@plt" -> "operator new(unsigned long)@plt"; frees @stub. */
@@ -645,7 +802,7 @@ static void resolve_user(struct dcg_symbolizer *s, dcg_u64 addr,
 	modname = dwfl_module_info(mod, NULL, &low, NULL, NULL, NULL, NULL,
 				   NULL);
 	name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
-	if (name && name[0]) {
+	if (name && name[0] && sym_covers(&sym, off)) {
 		y->func = symbol_name(s, name);
 		y->offset = off;
 		y->known = true;
@@ -658,7 +815,13 @@ static void resolve_user(struct dcg_symbolizer *s, dcg_u64 addr,
 			rel = addr - low;
 		y->func = dup_printf("%s+0x%llx", base_name(modname),
 				     (unsigned long long)rel);
-		if (!dwfl_module_getelf(mod, &low)) {
+		if (dwfl_module_getelf(mod, &low)) {
+			void **userdata;
+
+			dwfl_module_info(mod, &userdata, NULL, NULL, NULL,
+					 NULL, NULL, NULL);
+			hint_package(*userdata, mod);
+		} else {
 			size_t i;
 
 			for (i = 0; i < s->nmaps; i++)
