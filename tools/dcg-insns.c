@@ -8,6 +8,11 @@
  * It exists so that the decoder can be checked against objdump on whole
  * binaries (testsuite/unit/objdump-compare) and so that a user can see
  * what the tracer will make of a piece of code.
+ *
+ * Exit status (the convention of all three tools, doc/dcg-insns.1): 0
+ * done, 1 the work failed (writing the listing), 2 the command line or
+ * the input is wrong (a file that cannot be read, is not x86-64 ELF, or
+ * is malformed); every error is one line "dcg-insns: what is wrong".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,11 +20,13 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <libelf.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "dcg_insn.h"
 
 static const char *prog = "dcg-insns";
@@ -49,7 +56,14 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: %s [--section NAME | --all-exec] [--sync-symbols] [--stats] FILE\n"
 		"Lists each instruction of FILE's .text as\n"
-		"  ADDR LEN CLASS [TARGET] [bnd] [notrack] [rep]\n",
+		"  ADDR LEN CLASS [TARGET] [bnd] [notrack] [rep]\n"
+		"  -s, --section NAME  that section instead of .text\n"
+		"  -a, --all-exec      every executable section\n"
+		"      --sync-symbols  restart decoding at every symbol\n"
+		"      --stats         instruction and invalid byte counts\n"
+		"  -h, --help          this text\n"
+		"  -V, --version       the version\n"
+		"exit status: 0 ok, 1 write error, 2 bad usage or input\n",
 		prog);
 }
 
@@ -264,6 +278,31 @@ static int list_elf(const struct opts *o, Elf *elf, struct counts *c)
 	return 0;
 }
 
+/* One line, as every error: "dcg-insns: what (see dcg-insns --help)". */
+static int __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see %s --help)\n", prog);
+	return -1;
+}
+
+/* The option getopt refused, as the user wrote it. */
+static const char *bad_option(char **argv)
+{
+	static char shortopt[3] = "-?";
+	const char *arg = argv[optind - 1];
+
+	if (!optopt || !strncmp(arg, "--", 2))
+		return arg;
+	shortopt[1] = optopt;
+	return shortopt;
+}
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
@@ -272,11 +311,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "stats", no_argument, NULL, 'S' },
 		{ "sync-symbols", no_argument, NULL, 'y' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "s:ah", longopts, NULL)) != -1) {
+	opterr = 0;	/* one line of our own instead of getopt's */
+	while ((ch = getopt_long(argc, argv, ":s:ahV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 's':
 			o->section = optarg;
@@ -293,15 +334,24 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'h':
 			usage(stdout);
 			exit(0);
+		case 'V':
+			printf("%s %s\n", prog, PACKAGE_VERSION);
+			exit(0);
+		case ':':
+			return usage_error("option '%s' needs a value",
+					   bad_option(argv));
 		default:
-			usage(stderr);
-			return -1;
+			return usage_error("unknown option '%s'",
+					   bad_option(argv));
 		}
 	}
-	if (optind != argc - 1 || (o->section && o->all_exec)) {
-		usage(stderr);
-		return -1;
-	}
+	if (o->section && o->all_exec)
+		return usage_error("--section and --all-exec exclude each other");
+	if (optind == argc)
+		return usage_error("no file given");
+	if (optind != argc - 1)
+		return usage_error("one file at a time ('%s' is extra)",
+				   argv[optind + 1]);
 	o->file = argv[optind];
 	return 0;
 }
@@ -332,7 +382,7 @@ int main(int argc, char **argv)
 	close(fd);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
-		return 2;
+		return 1;
 	}
 	if (rc)
 		return rc;

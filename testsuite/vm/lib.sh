@@ -23,6 +23,20 @@ mkdir -p "$DCG_VM_CACHE"
 DCG_VM_CACHE=$(cd "$DCG_VM_CACHE" && pwd)
 
 vm_msg() { echo "vm: $*"; }
+
+# vm_load_env: source $DCG_VM_CACHE/env.  A cache copied or moved
+# elsewhere still names the old place in its env (provision rewrites it):
+# say so, and use the same files under the cache as it is now.
+vm_load_env() {
+	local old
+	. "$DCG_VM_CACHE/env"
+	case $VMLINUX in "$DCG_VM_CACHE"/*) return 0 ;; esac
+	old=${VMLINUX%/kernel/*}
+	echo "vm: warning: $DCG_VM_CACHE/env names the cache at $old (a copied or moved cache): using $DCG_VM_CACHE; run testsuite/vm/provision to rewrite env" >&2
+	VMLINUX=$DCG_VM_CACHE${VMLINUX#"$old"}
+	KBUILD=$DCG_VM_CACHE${KBUILD#"$old"}
+	STAP_RUNTIME_OPT=${STAP_RUNTIME_OPT//"$old"/$DCG_VM_CACHE}
+}
 vm_die() { echo "vm: error: $*" >&2; exit "${VM_DIE_RC:-1}"; }
 
 # vm_need CMD PACKAGE: exit 1 with one line naming the Debian package when a

@@ -7,10 +7,12 @@
  *   dcg-report --view VIEW [options] FILE
  *   dcg-report diff [options] A B
  *
- * Exit status: 0 done, 1 bad usage or an unusable option file, 2 the
- * trace is malformed, 3 the trace is incomplete: it has no end record
- * (STATS), so it was cut short; the report is printed all the same,
- * with one line on stderr saying so.  A malformed trace gives one line on stderr,
+ * Exit status (the convention of all three tools, doc/dcg-report.1):
+ * 0 done, 1 the work failed (writing the output, memory), 2 the command
+ * line or the input is wrong (bad usage, a file that cannot be opened
+ * or created, an unusable option file, a malformed trace), 3 the trace
+ * is incomplete: it has no end record (STATS), so it was cut short; the
+ * report is printed all the same, with one line on stderr saying so.  A malformed trace gives one line on stderr,
  * "dcg-report: FILE: offset N: what is wrong".  Aggregating views print
  * nothing then.  Streaming views (trace, csv, jsonl, chrome) validate a
  * regular file completely before printing anything; from a pipe they
@@ -75,7 +77,19 @@ static void usage_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputs(" (see dcg-report --help)\n", stderr);
-	exit(1);
+	exit(2);
+}
+
+/* The option getopt refused, as the user wrote it. */
+static const char *bad_option(char **argv)
+{
+	static char shortopt[3] = "-?";
+	const char *arg = argv[optind - 1];
+
+	if (!optopt || !strncmp(arg, "--", 2))
+		return arg;
+	shortopt[1] = optopt;
+	return shortopt;
 }
 
 static void usage(void)
@@ -116,8 +130,11 @@ static void usage(void)
 	     "  --vmlinux FILE       kernel symbols from a vmlinux ELF\n"
 	     "  --debuginfo-path DIRS  more places for separate debuginfo\n"
 	     "  --raw                no symbolization: hex addresses\n"
-	     "exit status: 0 ok, 1 usage, 2 malformed trace, 3 incomplete trace\n"
-	     "(no end record; the report is printed)");
+	     "  -h, --help           this text\n"
+	     "  -V, --version        the version\n"
+	     "exit status: 0 ok, 1 failure (write error, memory), 2 bad usage or\n"
+	     "input (a file that cannot be opened, a malformed trace), 3 incomplete\n"
+	     "trace (no end record; the report is printed)");
 }
 
 static dcg_u64 parse_num(const char *opt, const char *arg)
@@ -196,7 +213,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 
 	o->threshold = 100;
 	opterr = 0;		/* one message, ours */
-	while ((c = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1 ||
+	while ((c = getopt_long(argc, argv, "+:o:hV", longopts, NULL)) != -1 ||
 	       optind < argc) {
 		if (c == -1) {
 			/* a non-option: the view first, then the file */
@@ -258,10 +275,13 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case OPT_DEBUGINFO:	o->sym.debuginfo_path = optarg; break;
 		case OPT_RAW:		o->raw = true; break;
 		case 'h':		usage(); exit(0);
+		case 'V':
 		case OPT_VERSION:	puts("dcg-report " PACKAGE_VERSION); exit(0);
+		case ':':
+			usage_error("option '%s' needs a value",
+				    bad_option(argv));
 		default:
-			usage_error("unknown option or missing argument: '%s'",
-				    argv[optind - 1]);
+			usage_error("unknown option '%s'", bad_option(argv));
 		}
 	}
 	if (!o->view)
@@ -528,12 +548,12 @@ int report_load(struct report *rp, const char *path)
 		rp->sym = dcg_sym_new(&rp->o->sym, err, sizeof(err));
 		if (!rp->sym) {
 			fprintf(stderr, "dcg-report: %s\n", err);
-			return 1;
+			return 2;
 		}
 	}
 	if (dcg_reader_open(&rp->rd, path) < 0) {
 		fprintf(stderr, "dcg-report: %s\n", dcg_reader_error(&rp->rd));
-		return 1;
+		return 2;
 	}
 	if (!rp->view->aggregate && dcg_reader_seekable(&rp->rd)) {
 		if (prescan(rp) < 0)
@@ -548,7 +568,7 @@ int report_load(struct report *rp, const char *path)
 		tree_init(&rp->tree);
 	/* aggregating views create -o FILE only once the trace is good */
 	if (!rp->view->aggregate && open_output(rp) < 0)
-		return 1;
+		return 2;	/* -o FILE cannot be created */
 	if (rp->view->start && rp->view->start(rp) < 0)
 		return 1;
 	rc = replay(rp, scanned);
@@ -605,7 +625,7 @@ int main(int argc, char **argv)
 	if (rp.view->prepare && (rc = rp.view->prepare(&rp)) != 0)
 		return rc;
 	if (rp.view->aggregate && open_output(&rp) < 0)
-		return 1;
+		return 2;	/* -o FILE cannot be created */
 	rc = rp.view->finish ? rp.view->finish(&rp) : 0;
 	if (fflush(rp.out) || ferror(rp.out)) {
 		fprintf(stderr, "dcg-report: write error: %s\n", strerror(errno));

@@ -237,6 +237,7 @@ int sym_resolve(const char *name, uint64_t *addrs, int max);
 int sym_resolve_glob(const char *glob, uint64_t *addrs, int max);
 int sym_func_bounds(uint64_t addr, uint64_t *start, uint64_t *end);
 int sym_lookup_dldebug(uint64_t *addr);
+void sym_hint(const char *name);
 int maps_scan(bool write_new);
 void maps_forget(void);
 uint64_t auxv_entry(pid_t pid);

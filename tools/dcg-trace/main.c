@@ -5,9 +5,11 @@
  *   dcg-trace [options] -f FUNC[,FUNC...] -o FILE -- PROG ARGS...
  *   dcg-trace [options] -f FUNC[,FUNC...] -o FILE -p PID
  *
- * Exit status: the program's own (128+N if a signal N killed it) when
- * it ran to its end; 0 after a detach; 2 for bad usage (unknown
- * option or function, program that cannot be run); 1 for other errors.
+ * Exit status (the convention of all three tools, doc/dcg-trace.1):
+ * the program's own (128+N if a signal N killed it) when it ran to its
+ * end; 0 after a detach; 2 for what the user gave being wrong (unknown
+ * option or function, program that cannot be run, process that cannot
+ * be attached, output that cannot be written); 1 for other failures.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -25,6 +27,7 @@
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include "config.h"
 #include "dcg_trace.h"
 
 struct tracer T = { .memfd = -1 };
@@ -83,7 +86,10 @@ static void usage(FILE *f)
 "                         a program that blocks or ignores SIGTRAP may then\n"
 "                         lose its SIGTRAP handler (see the man page)\n"
 "  -v, --verbose          say more on stderr (twice: per window)\n"
-"  -h, --help\n");
+"  -h, --help             this text\n"
+"  -V, --version          the version\n"
+"exit status: the program's own when it ran to its end, 0 after a detach,\n"
+"1 tracing failed, 2 bad usage or input (see the man page)\n");
 }
 
 static void add_funcs(char *list)
@@ -112,6 +118,19 @@ static int parse_mode(const char *s)
 	die(2, "unknown mode '%s' (auto, block, step, emulated-block)", s);
 }
 
+/* The option getopt refused, as the user wrote it. */
+static const char *bad_option(char **argv)
+{
+	static char shortopt[3] = "-?";
+
+	const char *arg = argv[optind - 1];
+
+	if (!optopt || !strncmp(arg, "--", 2))
+		return arg;
+	shortopt[1] = optopt;
+	return shortopt;
+}
+
 static void parse_args(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -127,13 +146,15 @@ static void parse_args(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "native-syscalls", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long depth;
 	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+f:o:p:m:an:lD:N:vh", longopts,
+	opterr = 0;	/* one line of our own, not getopt's and the usage */
+	while ((c = getopt_long(argc, argv, "+:f:o:p:m:an:lD:N:vhV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'f':
@@ -183,9 +204,15 @@ static void parse_args(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			exit(0);
+		case 'V':
+			puts(PROG " " PACKAGE_VERSION);
+			exit(0);
+		case ':':
+			die(2, "option '%s' needs a value (see " PROG " --help)",
+			    bad_option(argv));
 		default:
-			usage(stderr);
-			exit(2);
+			die(2, "unknown option '%s' (see " PROG " --help)",
+			    bad_option(argv));
 		}
 	}
 	T.opt.argv = argv + optind;
@@ -550,11 +577,24 @@ static void kill_program(void)
 	}
 }
 
+/* After "function 'X' not found": near misses, or "stripped". */
+static void explain_missing(void)
+{
+	uint64_t addr;
+	int i;
+
+	for (i = 0; i < T.opt.nfuncs; i++)
+		if (sym_resolve(T.opt.funcs[i], &addr, 1) == 0)
+			sym_hint(T.opt.funcs[i]);
+}
+
 static int finish(void)
 {
 	bool detached = T.ntasks > 0;
 	int ret, werr, rc = 0;
 
+	if (T.fatal)
+		explain_missing();	/* while the process is there to ask */
 	if (detached && T.w.error)
 		warnx_("cannot write the trace to %s (%s): %s process %d",
 		       strcmp(T.opt.out, "-") ? T.opt.out : "standard output",

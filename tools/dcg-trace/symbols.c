@@ -148,6 +148,158 @@ int sym_resolve_glob(const char *glob, uint64_t *addrs, int max)
 	return resolve(glob, true, addrs, max);
 }
 
+/*
+ * Near misses for a name found nowhere: the function names within a
+ * small edit distance (as stap's own "did you mean"), best first.
+ */
+#define HINT_MAX 3
+
+struct hint_ctx {
+	const char *name;
+	size_t len;
+	unsigned int limit;		/* largest distance worth a hint */
+	char best[HINT_MAX][128];
+	unsigned int dist[HINT_MAX];
+	int n;
+};
+
+/* Levenshtein distance of @a and @b, or @limit + 1 if above @limit. */
+static unsigned int edit_distance(const char *a, size_t la, const char *b,
+				  unsigned int limit)
+{
+	unsigned int row[128], i, j, prev, tmp, best;
+	size_t lb = strlen(b);
+
+	if (la >= DCG_ARRAY_SIZE(row) || lb >= DCG_ARRAY_SIZE(row) ||
+	    (la > lb ? la - lb : lb - la) > limit)
+		return limit + 1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		best = row[0];
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			row[j] = prev + (a[i - 1] != b[j - 1]);
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			if (tmp + 1 < row[j])
+				row[j] = tmp + 1;
+			prev = tmp;
+			if (row[j] < best)
+				best = row[j];
+		}
+		if (best > limit)
+			return limit + 1;
+	}
+	return row[lb];
+}
+
+static void hint_add(struct hint_ctx *c, const char *s, unsigned int d)
+{
+	int i, at;
+
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->best[i], s))
+			return;
+	for (at = 0; at < c->n && c->dist[at] <= d; at++)
+		;
+	if (at == HINT_MAX)
+		return;
+	if (c->n < HINT_MAX)
+		c->n++;
+	for (i = c->n - 1; i > at; i--) {
+		memcpy(c->best[i], c->best[i - 1], sizeof(c->best[i]));
+		c->dist[i] = c->dist[i - 1];
+	}
+	snprintf(c->best[at], sizeof(c->best[at]), "%s", s);
+	c->dist[at] = d;
+}
+
+/* Does the module's own file, or its debug file, hold a .symtab? */
+static bool module_has_symtab(Dwfl_Module *mod)
+{
+	const char *mainfile = NULL, *debugfile = NULL;
+	GElf_Addr bias;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf *elf;
+
+	dwfl_module_getsymtab(mod);	/* finds the debug file, if any */
+	dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
+			 &debugfile);
+	if (debugfile)
+		return true;
+	elf = dwfl_module_getelf(mod, &bias);
+	while (elf && (scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			return true;
+	return false;
+}
+
+static int hint_module(Dwfl_Module *mod, void **ud, const char *mname,
+		       Dwarf_Addr base, void *arg)
+{
+	struct hint_ctx *c = arg;
+	int i, n = dwfl_module_getsymtab(mod);
+
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *s;
+		unsigned int d;
+
+		s = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx,
+					    NULL, NULL);
+		if (!s || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    shndx == SHN_UNDEF)
+			continue;
+		d = edit_distance(c->name, c->len, s, c->limit);
+		if (d <= c->limit)
+			hint_add(c, s, d);
+	}
+	return DWARF_CB_OK;
+}
+
+/*
+ * @name was found nowhere: say why in one line when we can.  A program
+ * with no symbol table (stripped, and no debug file found) has no name
+ * to find but its exports: that is the cause, whatever the spelling.
+ * Otherwise offer the near misses.
+ */
+void sym_hint(const char *name)
+{
+	struct hint_ctx c = { .name = name, .len = strlen(name) };
+	uint64_t entry = sym_pid ? auxv_entry(sym_pid) : 0;
+	Dwfl_Module *prog = dwfl && entry ? dwfl_addrmodule(dwfl, entry) : NULL;
+	const char *path = NULL;
+	int i;
+
+	if (!dwfl)
+		return;
+	/* a third of the name, at least 1: "handle_reqest" is 1 away */
+	c.limit = c.len / 3 ? c.len / 3 : 1;
+	if (prog && !module_has_symtab(prog)) {
+		dwfl_module_info(prog, NULL, NULL, NULL, NULL, NULL, &path,
+				 NULL);
+		fprintf(stderr, PROG ": %s is stripped (no symbol table, no "
+			"debug file found): only its exported functions have "
+			"names; trace an unstripped build\n",
+			path ? path : "the program");
+		return;
+	}
+	dwfl_getmodules(dwfl, hint_module, &c, 0);
+	if (!c.n)
+		return;
+	fprintf(stderr, PROG ": did you mean %s", c.best[0]);
+	for (i = 1; i < c.n; i++)
+		fprintf(stderr, "%s%s", i == c.n - 1 ? " or " : ", ",
+			c.best[i]);
+	fputs("?\n", stderr);
+}
+
 int sym_lookup_dldebug(uint64_t *addr)
 {
 	return sym_resolve("_dl_debug_state", addr, 1) == 1 ? 0 : -1;
