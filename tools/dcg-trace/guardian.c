@@ -77,6 +77,9 @@ struct guard_area {
 	uint32_t kill;		/* kill the program rather than restore */
 	uint32_t full;		/* breakpoints that found no slot */
 	uint64_t image;		/* auxv hash of the image the slots belong to */
+	/* a syscall injected (sigtrap_state.c): the thread's own registers */
+	int32_t inject_tid;		/* 0: none in progress */
+	struct user_regs_struct inject_regs;
 	struct guard_slot slots[GUARD_SLOTS];
 	uint8_t how[GUARD_TIDS];	/* 1 + enum resume_how, 0 = unknown */
 };
@@ -178,6 +181,24 @@ void guardian_resumed(pid_t tid, int how)
 {
 	if (G && tid > 0 && tid < GUARD_TIDS)
 		__atomic_store_n(&G->how[tid], 1 + how, __ATOMIC_RELAXED);
+}
+
+/*
+ * Thread @tid is about to run a syscall we inject, with registers of
+ * ours; @regs are the ones it must get back (restart fix-up applied).
+ * Killed meanwhile, dcg-trace would leave it running on after the
+ * vDSO's syscall insn with our registers: the guardian puts @regs back
+ * if it stops the thread in time.  @tid 0: the injection is over.
+ */
+void guardian_injecting(pid_t tid, const struct user_regs_struct *regs)
+{
+	if (!G)
+		return;
+	if (tid) {
+		__atomic_store_n(&G->inject_tid, 0, __ATOMIC_RELEASE);
+		G->inject_regs = *regs;
+	}
+	__atomic_store_n(&G->inject_tid, tid, __ATOMIC_RELEASE);
 }
 
 /* Restore every noted byte in @pid's memory; returns how many. */
@@ -317,7 +338,11 @@ static int fix_thread(pid_t tid)
 		return 0;	/* it exited */
 	if ((status >> 16) == 0 && WSTOPSIG(status) != SIGSTOP)
 		sig = WSTOPSIG(status);	/* a signal for it: pass it on */
-	if (ptrace(PTRACE_GETREGS, tid, 0, &regs) == 0 &&
+	if (__atomic_load_n(&G->inject_tid, __ATOMIC_ACQUIRE) == tid) {
+		/* killed in the middle of an injected syscall */
+		if (ptrace(PTRACE_SETREGS, tid, 0, &G->inject_regs) == 0)
+			fixed = 1;
+	} else if (ptrace(PTRACE_GETREGS, tid, 0, &regs) == 0 &&
 	    tid < GUARD_TIDS && G->how[tid] == 1 + RH_CONT &&
 	    trapped_on_ours(regs.rip)) {
 		regs.rip--;

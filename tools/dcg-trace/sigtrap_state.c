@@ -169,6 +169,20 @@ static bool wait_syscall_stop(struct task *t, int op)
 }
 
 /*
+ * The stop @r comes from may have been a syscall's, to be restarted as
+ * the kernel would: after our injection we are past its chance to.
+ */
+static void restart_as_kernel(struct user_regs_struct *r)
+{
+	long e = -(long)r->rax;
+
+	if ((long)r->orig_rax < 0 || !restart_errno(e))
+		return;
+	r->rax = e == ERESTART_RESTARTBLOCK ? SYS_restart_syscall : r->orig_rax;
+	r->rip -= 2;
+}
+
+/*
  * Run one syscall in stopped thread @t and put its registers back.
  * The syscall is the vDSO's, entered and left with PTRACE_SYSCALL:
  * no step trap, no signal.  Returns its result, or -EIO (with another
@@ -178,7 +192,7 @@ static long inject(struct task *t, long nr, uint64_t a0, uint64_t a1,
 		   uint64_t a2, uint64_t a3)
 {
 	struct __ptrace_syscall_info si;
-	struct user_regs_struct saved, r;
+	struct user_regs_struct saved, back, r;
 	long ret = -EIO;
 
 	/* a stop not yet handled: resuming would lose it (and its signal) */
@@ -201,6 +215,9 @@ static long inject(struct task *t, long nr, uint64_t a0, uint64_t a1,
 	    (si.op == PTRACE_SYSCALL_INFO_EXIT && si.exit.is_error &&
 	     restart_errno(-si.exit.rval)))
 		return -EAGAIN;
+	back = saved;
+	restart_as_kernel(&back);
+	guardian_injecting(t->tid, &back);
 	r = saved;
 	r.rip = syscall_insn;
 	r.rax = nr;
@@ -210,30 +227,18 @@ static long inject(struct task *t, long nr, uint64_t a0, uint64_t a1,
 	r.rdx = a2;
 	r.r10 = a3;
 	r.eflags &= ~0x100ULL;
-	if (ptrace(PTRACE_SETREGS, t->tid, 0, &r) < 0)
+	if (ptrace(PTRACE_SETREGS, t->tid, 0, &r) < 0) {
+		guardian_injecting(0, NULL);
 		return -EIO;
+	}
 	if (ptrace(PTRACE_SYSCALL, t->tid, 0, 0) == 0 &&
 	    wait_syscall_stop(t, PTRACE_SYSCALL_INFO_ENTRY) &&
 	    ptrace(PTRACE_SYSCALL, t->tid, 0, 0) == 0 &&
 	    wait_syscall_stop(t, PTRACE_SYSCALL_INFO_EXIT) &&
 	    ptrace(PTRACE_GETREGS, t->tid, 0, &r) == 0)
 		ret = r.rax;
-	/*
-	 * The stop we came from may have been a syscall's, to be
-	 * restarted as the kernel would (we are past its chance to).
-	 */
-	if ((long)saved.orig_rax >= 0) {
-		long e = -(long)saved.rax;
-
-		if (restart_errno(e) && e != ERESTART_RESTARTBLOCK) {
-			saved.rax = saved.orig_rax;
-			saved.rip -= 2;
-		} else if (e == ERESTART_RESTARTBLOCK) {
-			saved.rax = SYS_restart_syscall;
-			saved.rip -= 2;
-		}
-	}
-	ptrace(PTRACE_SETREGS, t->tid, 0, &saved);
+	ptrace(PTRACE_SETREGS, t->tid, 0, &back);
+	guardian_injecting(0, NULL);
 	t->regs_valid = false;
 	return ret;
 }
