@@ -69,7 +69,7 @@ check)
 		echo "dyncg.unit/kcompat-build.exp: $("$top/testsuite/summarize" releases/kcompat/dyncg.sum)"
 		grep -E '^(FAIL|XPASS|UNRESOLVED|ERROR|UNSUPPORTED):' releases/kcompat/dyncg.sum | sed 's/^/    /'
 		echo "build.sh: other releases"
-		"$top/testsuite/run-releases" "$bld" | sed '$d' || true
+		"$top/testsuite/run-releases" "$bld" | sed -u '$d' || true
 		sums="$sums releases/kcompat/dyncg.sum"
 		for r in releases/*/dyncg.sum; do
 			[ "$r" = releases/kcompat/dyncg.sum ] || [ ! -f "$r" ] || sums="$sums $r"
