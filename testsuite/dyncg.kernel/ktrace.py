@@ -30,8 +30,13 @@ EVF_INDIRECT, EVF_ROOT = 0x02, 0x20
 ARROW = {EV_CALL: "->", EV_RET: "<-", EV_TAIL: "=>", EV_ASYNC: "~>"}
 
 # Subtrees whose content depends on what else is runnable.
-SCHED_ROOTS = {"__cond_resched", "schedule", "preempt_schedule",
-               "preempt_schedule_common", "preempt_schedule_notrace"}
+# _cond_resched is 5.10's name of __cond_resched: whether it schedules
+# (and whether it asks RCU for a quiescent state) depends on the tick, and
+# the slower live text run was preempted there where the binary run was
+# not (bullseye: text and binary differed at event 95).
+SCHED_ROOTS = {"__cond_resched", "_cond_resched", "schedule",
+               "preempt_schedule", "preempt_schedule_common",
+               "preempt_schedule_notrace"}
 # Preemptible RCU's slow path of __rcu_read_unlock(), taken when a grace
 # period waits for this CPU: a matter of timing (a stepped window is slow
 # enough for ticks to ask for a quiescent state).  On 7.2 it is a tail
@@ -246,21 +251,36 @@ def cmd_vfs(sysmap, text, binpath, readiter):
             if e["kind"] in (EV_CALL, EV_TAIL) and e["depth"] == 2]
     check(any(e["to"] == sm.byname["rw_verify_area"] for _, e in kids),
           "vfs_read calls rw_verify_area")
-    ri = [(i, e) for i, e in kids if e["to"] == sm.byname.get(readiter)]
-    check(len(ri) == 1, "vfs_read reaches %s (the file's f_op->read_iter) once" % readiter)
+    # The read_iter anywhere in vfs_read's subtree: the helper between
+    # them is the kernel's business (5.10: vfs_read -> new_sync_read ->
+    # call_read_iter, inlined; 6.1 on: vfs_read itself).  frames[d] is the
+    # function running at depth d (the root is depth 1).
+    target = sm.byname.get(readiter)
+    frames = {}
+    ri = []
+    for i, e in enumerate(w):
+        if e["kind"] in (EV_CALL, EV_TAIL):
+            frames[e["depth"]] = sm.entry(e["to"])
+            if e["to"] == target:
+                ri.append((i, e, [frames.get(d, 0) for d in range(1, e["depth"])]))
+    path = " > ".join(sm.name(a) for a in ri[0][2]) if ri else "-"
+    check(len(ri) == 1, "vfs_read reaches %s (the file's f_op->read_iter) once (%s)" %
+          (readiter, path))
     if ri:
-        i, e = ri[0]
+        i, e, callers = ri[0]
+        check(callers and callers[0] == sm.byname["vfs_read"],
+              "%s is in vfs_read's subtree (%s)" % (readiter, path))
+        caller = callers[-1] if callers else 0
         check(e["flags"] & EVF_INDIRECT, "%s reached by an indirect transfer" % readiter)
         # through the retpoline thunk: the event before is the call into it
-        thunk = sm.byname.get("__x86_indirect_thunk_array")
         prev = w[i - 1]
         via_thunk = (e["kind"] == EV_TAIL and prev["kind"] == EV_CALL and
                      sm.starts(prev["to"], "__x86_indirect_thunk") and
-                     sm.is_(prev["frm"], "vfs_read"))
-        via_call = e["kind"] == EV_CALL and sm.is_(e["frm"], "vfs_read")
+                     sm.entry(prev["frm"]) == caller)
+        via_call = e["kind"] == EV_CALL and sm.entry(e["frm"]) == caller
         check(via_thunk or via_call,
-              "the indirect call site is in vfs_read (%s)" %
-              ("retpoline thunk" if via_thunk else "call"))
+              "the indirect call site is in its caller %s (%s)" %
+              (sm.name(caller), "retpoline thunk" if via_thunk else "call"))
         sub = subtree(w, i)
         cp = [j for j, s in enumerate(sub)
               if s["kind"] in (EV_CALL, EV_TAIL) and s["depth"] == e["depth"] + 1

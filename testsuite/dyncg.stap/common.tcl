@@ -11,6 +11,11 @@
 #   dcgs_cc NAME SRC ?FLAGS?  build a test program from this directory
 #                       into the work dir (stable path for uprobes); ""
 #                       and a FAIL if it does not build
+#   dcgs_quick          1 with DCG_QUICK=1: the quick form of a test (fewer
+#                       fixtures, cases or rounds; the same checks on what
+#                       runs).  testsuite/run-releases sets it for the
+#                       other releases, where every module is built by
+#                       that release's stap and gcc in a chroot.
 
 # runtest sources every .exp into one interpreter: start with fresh
 # variables (a scalar "ko" of another file would break "ko(name)").
@@ -63,4 +68,9 @@ proc dcgs_cc {name src {flags {-O1 -g}}} {
 # the same when traced.
 proc dcgs_host_output {bin} {
 	return [string trim [lindex [dcg_sh "$bin"] 1]]
+}
+
+proc dcgs_quick {} {
+	global env
+	return [expr {[info exists env(DCG_QUICK)] && $env(DCG_QUICK) eq "1"}]
 }

@@ -13,6 +13,10 @@
 #   modules/<hash>.ko        built modules, keyed by script+args+inputs
 #   initramfs-base.cpio.gz   busybox + staprun + libraries + /init
 
+# bash only (BASH_SOURCE, arrays, brace expansion): say so under sh instead
+# of dash's "Bad substitution" and a wrong DCG_VM_DIR.
+[ -n "${BASH_VERSION:-}" ] || { echo "vm: error: lib.sh needs bash, not sh" >&2; return 1; }
+
 # The directory holding these scripts (and the runtime patch).
 DCG_VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
@@ -146,11 +150,19 @@ copy_link() {
 	[ ! -e "$t" ] || copy_path "$root" "$t"
 }
 
-# vm_base_has LIB: is LIB (or its canonical path) in the base archive list?
+# vm_base_has LIB: is LIB in the base archive list, under its own name in
+# its canonical directory?  Not under the name it resolves to: ldd names a
+# library by its soname link (libstdc++.so.6), whose target is versioned
+# (the host's libstdc++.so.6.0.30, the release's 6.0.33).  Asking for the
+# host's target name missed the base's link, and the per-run archive then
+# replaced the release's link by the host's older library: sid's staprun
+# died with "GLIBCXX_3.4.31 not found" whenever a test program was C++.
 vm_base_has() {
+	local dir
 	[ -n "${VM_BASE_LIST:-}" ] && [ -f "$VM_BASE_LIST" ] || return 1
+	dir=$(realpath -e "$(dirname "$1")" 2>/dev/null) || return 1
 	grep -qxF ".$1" "$VM_BASE_LIST" ||
-		grep -qxF ".$(realpath -e "$1" 2>/dev/null)" "$VM_BASE_LIST"
+		grep -qxF ".${dir%/}/${1##*/}" "$VM_BASE_LIST"
 }
 
 # vm_guest_tree DIR [EXTRA...]: the guest userland under DIR: this
