@@ -15,7 +15,9 @@
  *    and an offset inside it, and the reader then stays in error;
  *  - reading again after a rewind gives the same records and result.
  * Then every view of dcg-report runs on the records (up to the first
- * bad one, as dcg-report does) into a counting sink: its output must
+ * bad one, as dcg-report does; diff, which reads a second file through
+ * the same reader and walk, is the one left out) into a counting
+ * sink: its output must
  * stay linear in the input (OUT_PER_RECORD bytes a record), and
  * libFuzzer's -timeout and -rss_limit_mb bound its time and memory.
  *
@@ -26,7 +28,7 @@
  * byte mutations.  The corpus starts from the traces in
  * testsuite/fuzz/seeds (made from the fixtures and the report data).
  */
-/* fuzz-sources: tools/lib/trace_read.c tools/dcg-report/main.c tools/dcg-report/walk.c tools/dcg-report/tree.c tools/dcg-report/view-trace.c tools/dcg-report/view-graph.c tools/dcg-report/view-hot.c tools/dcg-report/view-dot.c tools/dcg-report/view-folded.c tools/dcg-report/view-chrome.c tools/dcg-report/view-callgrind.c tools/dcg-report/view-csv.c */
+/* fuzz-sources: tools/lib/trace_read.c tools/dcg-report/main.c tools/dcg-report/walk.c tools/dcg-report/tree.c tools/dcg-report/view-trace.c tools/dcg-report/view-graph.c tools/dcg-report/view-hot.c tools/dcg-report/view-dot.c tools/dcg-report/view-folded.c tools/dcg-report/view-chrome.c tools/dcg-report/view-callgrind.c tools/dcg-report/view-csv.c tools/dcg-report/view-flame.c tools/dcg-report/view-diff.c */
 /* fuzz-cflags: -Dmain=dcg_report_main -I tools/dcg-report */
 /* fuzz-options: -max_len=65536 -timeout=10 -rss_limit_mb=2048 */
 #define _GNU_SOURCE
@@ -212,6 +214,7 @@ static void run_views(const unsigned char *data, size_t size, dcg_u64 nrec)
 	static const struct view *const views[] = {
 		&view_trace, &view_graph, &view_hot, &view_dot, &view_folded,
 		&view_chrome, &view_callgrind, &view_csv, &view_jsonl,
+		&view_flame,
 	};
 	struct options o;
 	size_t i;
