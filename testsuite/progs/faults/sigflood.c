@@ -22,6 +22,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -73,18 +74,31 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-/* The child: SIGURG to every thread of @pid until told to stop. */
+/*
+ * The child: SIGURG to every thread of @pid until told to stop, in
+ * bursts of 10 ms with 10 ms of quiet between them: the bursts make the
+ * injections meet signals, the quiet lets stepped windows end.
+ */
 static void flood(struct shared *sh, pid_t pid)
 {
+	struct timespec t0, now, quiet = { 0, 10000000 };
 	int i;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);	/* no orphan flooding on */
 	if (getppid() != pid)
 		_exit(0);
-	while (!sh->done)
-		for (i = 0; sh->tid[i] >= 0; i++)
-			if (sh->tid[i] > 0)
-				syscall(SYS_tgkill, pid, sh->tid[i], SIGURG);
+	while (!sh->done) {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do {
+			for (i = 0; sh->tid[i] >= 0; i++)
+				if (sh->tid[i] > 0)
+					syscall(SYS_tgkill, pid, sh->tid[i],
+						SIGURG);
+			clock_gettime(CLOCK_MONOTONIC, &now);
+		} while (!sh->done && (now.tv_sec - t0.tv_sec) * 1000000000L +
+					     now.tv_nsec - t0.tv_nsec < 10000000L);
+		nanosleep(&quiet, NULL);
+	}
 	_exit(0);
 }
 
