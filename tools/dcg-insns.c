@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "cli.h"
 #include "dcg_insn.h"
 
 static const char *prog = "dcg-insns";
@@ -289,18 +290,6 @@ static int __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ..
 	va_end(ap);
 	fprintf(stderr, " (see %s --help)\n", prog);
 	return -1;
-}
-
-/* The option getopt refused, as the user wrote it. */
-static const char *bad_option(char **argv)
-{
-	static char shortopt[3] = "-?";
-	const char *arg = argv[optind - 1];
-
-	if (!optopt || !strncmp(arg, "--", 2))
-		return arg;
-	shortopt[1] = optopt;
-	return shortopt;
 }
 
 static int parse_args(int argc, char **argv, struct opts *o)

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "cli.h"
 #include "report.h"
 
 static const struct view *const views[] = {
@@ -78,18 +79,6 @@ static void usage_error(const char *fmt, ...)
 	va_end(ap);
 	fputs(" (see dcg-report --help)\n", stderr);
 	exit(2);
-}
-
-/* The option getopt refused, as the user wrote it. */
-static const char *bad_option(char **argv)
-{
-	static char shortopt[3] = "-?";
-	const char *arg = argv[optind - 1];
-
-	if (!optopt || !strncmp(arg, "--", 2))
-		return arg;
-	shortopt[1] = optopt;
-	return shortopt;
 }
 
 static void usage(void)

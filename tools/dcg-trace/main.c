@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "config.h"
+#include "cli.h"
 #include "dcg_trace.h"
 
 struct tracer T = { .memfd = -1 };
@@ -116,19 +117,6 @@ static int parse_mode(const char *s)
 	if (!strcmp(s, "emulated-block") || !strcmp(s, "emu-block"))
 		return DCG_MODE_EMU_BLOCK;
 	die(2, "unknown mode '%s' (auto, block, step, emulated-block)", s);
-}
-
-/* The option getopt refused, as the user wrote it. */
-static const char *bad_option(char **argv)
-{
-	static char shortopt[3] = "-?";
-
-	const char *arg = argv[optind - 1];
-
-	if (!optopt || !strncmp(arg, "--", 2))
-		return arg;
-	shortopt[1] = optopt;
-	return shortopt;
 }
 
 static void parse_args(int argc, char **argv)
