@@ -98,6 +98,19 @@ static void add_unique(struct resolve_ctx *c, uint64_t addr)
 		c->addrs[c->n++] = addr;
 }
 
+/* Symbol @i of @mod's table if it is a function defined there, else NULL. */
+static const char *func_sym(Dwfl_Module *mod, int i, GElf_Addr *addr)
+{
+	GElf_Sym sym;
+	GElf_Word shndx;
+	const char *s;
+
+	s = dwfl_module_getsym_info(mod, i, &sym, addr, &shndx, NULL, NULL);
+	if (!s || GELF_ST_TYPE(sym.st_info) != STT_FUNC || shndx == SHN_UNDEF)
+		return NULL;
+	return s;
+}
+
 static int resolve_module(Dwfl_Module *mod, void **ud, const char *mname,
 			  Dwarf_Addr base, void *arg)
 {
@@ -105,15 +118,10 @@ static int resolve_module(Dwfl_Module *mod, void **ud, const char *mname,
 	int i, n = dwfl_module_getsymtab(mod);
 
 	for (i = 1; i < n; i++) {
-		GElf_Sym sym;
 		GElf_Addr addr;
-		GElf_Word shndx;
-		const char *s;
+		const char *s = func_sym(mod, i, &addr);
 
-		s = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx,
-					    NULL, NULL);
-		if (!s || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-		    shndx == SHN_UNDEF)
+		if (!s)
 			continue;
 		if (c->glob ? fnmatch(c->name, s, 0) != 0 :
 			      strcmp(s, c->name) != 0)
@@ -245,16 +253,11 @@ static int hint_module(Dwfl_Module *mod, void **ud, const char *mname,
 	int i, n = dwfl_module_getsymtab(mod);
 
 	for (i = 1; i < n; i++) {
-		GElf_Sym sym;
 		GElf_Addr addr;
-		GElf_Word shndx;
-		const char *s;
+		const char *s = func_sym(mod, i, &addr);
 		unsigned int d;
 
-		s = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx,
-					    NULL, NULL);
-		if (!s || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-		    shndx == SHN_UNDEF)
+		if (!s)
 			continue;
 		d = edit_distance(c->name, c->len, s, c->limit);
 		if (d <= c->limit)
