@@ -106,7 +106,8 @@ static void put_us(FILE *f, const char *key, dcg_u64 ns)
 }
 
 static void leave(struct report *rp, struct thread *t, struct frame *fr,
-		  const struct dcg_rec_event *ret, dcg_u64 end_ts)
+		  const struct dcg_rec_event *ret, dcg_u64 end_ts,
+		  dcg_u64 insns)
 {
 	struct chrome *c = rp->view_data;
 	dcg_u64 dur = end_ts >= fr->ev.ts ? end_ts - fr->ev.ts : 0;

@@ -198,11 +198,19 @@ static void push(struct report *rp, struct thread *t,
 		announce(rp, t, t->depth - 1);
 }
 
+/*
+ * End the innermost frame at @end (its ts and insns): a RET, a tail
+ * call, the event that cut the stack, or the thread's last event.
+ */
 static void pop(struct report *rp, struct thread *t,
-		const struct dcg_rec_event *ret, dcg_u64 end_ts)
+		const struct dcg_rec_event *ret, const struct dcg_rec_event *end)
 {
 	struct frame *f = &t->stack[t->depth - 1];
+	dcg_u64 end_ts = end ? end->ts : t->last_ts;
+	dcg_u64 end_ic = end ? end->insns : t->last_insns;
 	dcg_u64 dur = end_ts >= f->ev.ts ? end_ts - f->ev.ts : 0;
+	/* a damaged trace's counter may go back: count nothing then */
+	dcg_u64 ic = end_ic >= f->ev.insns ? end_ic - f->ev.insns : 0;
 
 	if (f->visible && !f->announced && dur >= rp->o->min_duration)
 		announce(rp, t, t->depth - 1);
@@ -218,11 +226,16 @@ static void pop(struct report *rp, struct thread *t,
 			n->calls++;
 			n->incl_ns += dur;
 			n->self_ns += self;
+			n->incl_insns += ic;
+			n->self_insns += ic >= f->child_insns ?
+					 ic - f->child_insns : 0;
 		}
-		if (f->vparent >= 0)
+		if (f->vparent >= 0) {
 			t->stack[f->vparent].child_ns += dur;
+			t->stack[f->vparent].child_insns += ic;
+		}
 		if (rp->view->leave)
-			rp->view->leave(rp, t, f, ret, end_ts);
+			rp->view->leave(rp, t, f, ret, end_ts, ic);
 	}
 	t->depth--;
 }
@@ -245,12 +258,12 @@ static void sync_depth(struct report *rp, struct thread *t, dcg_u32 want,
 		if (f->level - f->span < want) {
 			/* @want lies inside a placeholder: cut it there */
 			rp->ws.resync += f->level - want;
-			pop(rp, t, NULL, ev->ts);
+			pop(rp, t, NULL, ev);
 			have = top_level(t);
 			goto pad;
 		}
 		rp->ws.resync += f->span;
-		pop(rp, t, NULL, ev->ts);
+		pop(rp, t, NULL, ev);
 	}
 	have = top_level(t);
 	if (have >= want)
@@ -278,7 +291,7 @@ static void split_top(struct report *rp, struct thread *t,
 	if (!t->depth || t->stack[t->depth - 1].span < 2)
 		return;
 	span = t->stack[t->depth - 1].span;
-	pop(rp, t, NULL, ev->ts);
+	pop(rp, t, NULL, ev);
 	ph = *ev;
 	ph.kind = DCG_EV_CALL;
 	ph.from = ph.to = 0;
@@ -299,7 +312,7 @@ static void walk_ret(struct report *rp, struct thread *t,
 	if (!(ev->flags & DCG_EVF_UNMATCHED) && t->depth) {
 		sync_depth(rp, t, ev->depth + 1, ev);
 		split_top(rp, t, ev);
-		pop(rp, t, ev, ev->ts);
+		pop(rp, t, ev, ev);
 		return;
 	}
 	rp->ws.unmatched++;
@@ -321,6 +334,7 @@ void walk_event(struct report *rp, const struct dcg_rec_event *ev)
 		rp->ws.backwards++;
 	t->seq++;
 	t->last_ts = ev->ts;
+	t->last_insns = ev->insns;
 	if (ev->flags & DCG_EVF_SYNTHETIC)
 		rp->ws.synthetic++;
 	switch (ev->kind) {
@@ -334,7 +348,7 @@ void walk_event(struct report *rp, const struct dcg_rec_event *ev)
 		sync_depth(rp, t, ev->depth ? ev->depth : top_level(t), ev);
 		split_top(rp, t, ev);
 		if (t->depth)
-			pop(rp, t, ev, ev->ts);
+			pop(rp, t, ev, ev);
 		push(rp, t, ev, 0);
 		break;
 	case DCG_EV_RET:
@@ -352,7 +366,7 @@ void walk_finish(struct report *rp)
 		struct thread *t = &rp->threads[i];
 
 		while (t->depth) {
-			pop(rp, t, NULL, t->last_ts);
+			pop(rp, t, NULL, NULL);
 			rp->ws.unfinished++;
 		}
 	}
