@@ -111,7 +111,7 @@ static void usage(void)
 	     "  --svg                dot: produce SVG with Graphviz\n"
 	     "  --speedscope         folded: speedscope JSON\n"
 	     "  --calls              folded, flame: weigh stacks by calls\n"
-	     "  --cost insns|time    folded, flame, dot: weigh by instructions\n"
+	     "  --cost insns|time    folded, flame, diff: weigh by instructions\n"
 	     "                       (the default) or by time\n"
 	     "  --max-size BYTES     chrome: split into numbered files (needs -o)\n"
 	     "  --srcline            add file:line\n"
