@@ -265,7 +265,14 @@ static int classify_block(dcg_u64 prev_ip, dcg_u64 ip,
 		case MISSES:
 			if (passed)
 				return interrupted(out, prev_ip, passed);
+			/*
+			 * The kernel put the thread there: how far it got
+			 * on the straight line first is unknown, and after
+			 * a syscall (a signal delivered on its way out,
+			 * the usual case) it is nowhere.  Count none.
+			 */
 			set_async(out, prev_ip, &insn);
+			out->ninsns = 0;
 			return 0;
 		case FALLS:
 			at += insn.len;

@@ -1552,6 +1552,9 @@ static void test_classify(void)
 	check(r == 0 && x.kind == 0 && x.branch == DCG_BR_JCC &&
 	      x.from == 0x40116e && x.ninsns == 4,
 	      "classify: block: the straight line passes the loop head and jumps back");
+	r = classify(DCG_MODE_BLOCK, 0x4010c6, 0x401234, &x);
+	check(r == 0 && x.kind == DCG_EV_ASYNC && x.ninsns == 0,
+	      "classify: insns: block: an async landing counts none (as in step mode)");
 	r = classify(DCG_MODE_BLOCK, 0x401168, 0x40116c, &x);
 	check(r == 0 && x.insn.len == 0 && x.from == 0x401168 && x.ninsns == 2,
 	      "classify: block: passed, and no jump back to it: an interrupt");
