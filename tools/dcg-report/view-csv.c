@@ -4,7 +4,9 @@
  *
  * Columns: tid, seq (the thread's event number, from 1), type (call,
  * ret, tailcall, async), depth (as recorded), from, to, caller, callee,
- * flags ('|'-separated), ts (ns from the trace start).  For a RET the
+ * flags ('|'-separated), ts (ns from the trace start), and for a
+ * version 2 trace insns (the thread's instruction counter at the event:
+ * a call's inclusive count is its RET's minus its own).  For a RET the
  * caller is the function returned to and the callee the one that
  * returned, so a call and its return carry the same pair.
  * A frame still open at the end of the trace has no ret line.
@@ -30,9 +32,12 @@ static void csv_line(struct report *rp, const struct line *l)
 	csv_field(f, l->caller);
 	putc(',', f);
 	csv_field(f, l->callee);
-	fprintf(f, ",%s,%llu\n", flag_names(l->ev->flags, "|", flags,
-					    sizeof(flags)),
+	fprintf(f, ",%s,%llu", flag_names(l->ev->flags, "|", flags,
+					  sizeof(flags)),
 		(unsigned long long)rel_ts(rp, l->ev->ts));
+	if (have_insns(rp))
+		fprintf(f, ",%llu", (unsigned long long)l->ev->insns);
+	putc('\n', f);
 }
 
 static void jsonl_line(struct report *rp, const struct line *l)
@@ -50,8 +55,10 @@ static void jsonl_line(struct report *rp, const struct line *l)
 	json_string(f, l->callee);
 	fputs(",\"flags\":", f);
 	json_string(f, flag_names(l->ev->flags, "|", flags, sizeof(flags)));
-	fprintf(f, ",\"ts\":%llu}\n",
-		(unsigned long long)rel_ts(rp, l->ev->ts));
+	fprintf(f, ",\"ts\":%llu", (unsigned long long)rel_ts(rp, l->ev->ts));
+	if (have_insns(rp))
+		fprintf(f, ",\"insns\":%llu", (unsigned long long)l->ev->insns);
+	fputs("}\n", f);
 }
 
 static void emit(struct report *rp, const struct line *l)
@@ -65,7 +72,9 @@ static void emit(struct report *rp, const struct line *l)
 static int start(struct report *rp)
 {
 	if (rp->view == &view_csv)
-		fputs("tid,seq,type,depth,from,to,caller,callee,flags,ts\n",
+		fputs(have_insns(rp) ?
+		      "tid,seq,type,depth,from,to,caller,callee,flags,ts,insns\n" :
+		      "tid,seq,type,depth,from,to,caller,callee,flags,ts\n",
 		      rp->out);
 	return 0;
 }
