@@ -609,11 +609,17 @@ static void dcg_window_finish(struct dcg_slot *s)
 
 /*
  * dynamic_call_graph(0) in a probe of the traced thread.  Returns NULL
- * or a message for error(): no user task here, off for a thread that
- * was never on, or off again after the (0) that closed its window.  A
- * window that ended by itself (its root returned before the .return
- * probe ran, exec, a debugger) takes one (0) quietly: the script could
- * not know.
+ * or a message for error(): no user task here, or off again after the
+ * (0) that closed its window.  A window that ended by itself (its root
+ * returned before the .return probe ran, exec, a debugger) takes one
+ * (0) quietly: the script could not know.
+ *
+ * A (0) in a thread that never had a window is counted, not an error:
+ * a .return probe fires for a call whose entry probe did not, when the
+ * thread was already in the function as the session's uprobes went in
+ * (staprun attaching to a running program registers the return and the
+ * entry consumer one after the other).  The script cannot tell that
+ * case from its own mistake, so dcg_window_warn() says both at the end.
  */
 static const char *dcg_close(struct pt_regs *regs)
 {
@@ -626,8 +632,10 @@ static const char *dcg_close(struct pt_regs *regs)
 	if (dcg_stopping())	/* its (1) may have come too late to open */
 		return NULL;
 	s = dcg_slot_find(current);
-	if (!s)
-		return "dynamic_call_graph(0): tracing was never turned on for this thread";
+	if (!s) {
+		atomic64_inc(&dcg_g.off_unopened);
+		return NULL;
+	}
 	st = atomic_read(&s->state);
 	if (st == DCG_SLOT_CLOSED) {
 		if (s->closed_by_user)
@@ -652,6 +660,16 @@ static const char *dcg_close(struct pt_regs *regs)
 	if (!dcg_stopping())
 		dcg_queue_work(s);	/* wait for stapio on the way out */
 	return NULL;
+}
+
+/* probe end: the (0) calls that found no window (dcg_close()). */
+static void dcg_window_warn(void)
+{
+	long long n = atomic64_read(&dcg_g.off_unopened);
+
+	if (n)
+		_stp_warn("dynamic_call_graph(0): %lld call(s) in threads that were never turned on, ignored (a .return probe whose entry probe did not fire, as when the thread was already inside the function when the session started; or a (0) without its (1))",
+			  n);
 }
 
 /*
