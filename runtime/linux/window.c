@@ -190,12 +190,25 @@ static int dcg_func_bounds(void *ctx, dcg_u64 addr, dcg_u64 *start,
 	return 0;
 }
 
-/* Caller of the frame at @depth (1 = root): 0 if outside the stack. */
-static u64 dcg_parent_func(struct dcg_slot *s, u32 depth)
+/* Function of the frame at @depth (1 = root): 0 if outside the stack. */
+static u64 dcg_frame_func(struct dcg_slot *s, u32 depth)
 {
-	if (depth < 2 || depth - 2 >= s->engine.shadow.cap)
+	if (depth < 1 || depth - 1 >= s->engine.shadow.cap)
 		return 0;
-	return s->engine.shadow.frames[depth - 2].func;
+	return s->engine.shadow.frames[depth - 1].func;
+}
+
+/*
+ * The edge an event adds to the table: a CALL's caller is the frame
+ * below the new one; a tail call's is the frame it replaces, which the
+ * core still names when it emits (runtime/thread.c), so the callee
+ * nests under the function that jumped, as in ftrace and dcg-report.
+ */
+static u64 dcg_edge_caller(struct dcg_slot *s, const struct dcg_rec_event *e)
+{
+	if (e->kind == DCG_EV_TAILCALL)
+		return dcg_frame_func(s, e->depth);
+	return e->depth ? dcg_frame_func(s, e->depth - 1) : 0;
 }
 
 static void dcg_emit(void *ctx, const struct dcg_rec_event *ev)
@@ -210,7 +223,7 @@ static void dcg_emit(void *ctx, const struct dcg_rec_event *ev)
 	s->produced++;
 	atomic64_inc(&dcg_g.events);
 	if (e.kind == DCG_EV_CALL || e.kind == DCG_EV_TAILCALL)
-		dcg_edge_add(dcg_parent_func(s, e.depth), e.to);
+		dcg_edge_add(dcg_edge_caller(s, &e), e.to);
 	if (s->produced > s->budget) {
 		s->dropped++;
 		atomic64_inc(&dcg_g.dropped);

@@ -57,6 +57,12 @@ struct frame {
 	bool excluded;			/* inside an --exclude subtree */
 	bool included;			/* inside an --include subtree */
 	bool placeholder;		/* made up to fill a depth gap */
+	bool tail;			/* entered by a tail call: a child
+					 * of the frame that jumped, on the
+					 * same recorded level, and ends
+					 * with it */
+	bool tail_ended;		/* ending because its tail-callee
+					 * returned: the RET is the callee's */
 	dcg_u32 level;			/* recorded depth of this frame */
 	dcg_u32 span;			/* levels it stands for: 1, or a
 					 * placeholder's whole gap */

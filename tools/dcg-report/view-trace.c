@@ -99,8 +99,6 @@ static void leave(struct report *rp, struct thread *t, struct frame *f,
 {
 	dcg_u64 dur = end_ts >= f->ev.ts ? end_ts - f->ev.ts : 0;
 
-	if (ret && ret->kind == DCG_EV_TAILCALL)
-		return;
 	line_start(rp, t->tid, end_ts, f->vdepth - f->span + 1);
 	fprintf(rp->out, "<- %s (%llu ns)",
 		f->placeholder ? "[unknown]" : func_name(rp, f->ev.to),

@@ -175,7 +175,10 @@ static void push(struct report *rp, struct thread *t,
 	f->seq = t->seq;
 	f->placeholder = placeholder;
 	f->span = placeholder ? span : 1;
-	f->level = (up ? up->level : 0) + f->span;
+	/* a tail call replaced the jumper's level: it nests, as in
+	 * ftrace and uftrace, without a level of its own */
+	f->tail = !placeholder && ev->kind == DCG_EV_TAILCALL && up;
+	f->level = (up ? up->level : 0) + (f->tail ? 0 : f->span);
 	f->vparent = up ? (up->visible ? (dcg_s32)(t->depth - 2) : up->vparent)
 			: -1;
 	f->vdepth = (f->vparent >= 0 ? t->stack[f->vparent].vdepth : 0) +
@@ -249,7 +252,7 @@ static void sync_depth(struct report *rp, struct thread *t, dcg_u32 want,
 			have = top_level(t);
 			goto pad;
 		}
-		rp->ws.resync += f->span;
+		rp->ws.resync += f->tail ? 0 : f->span;
 		pop(rp, t, NULL, ev->ts);
 	}
 	have = top_level(t);
@@ -289,6 +292,21 @@ static void split_top(struct report *rp, struct thread *t,
 	push(rp, t, &ph, 1);
 }
 
+/* End the top frame and the frames it tail-called from: one level. */
+static void pop_level(struct report *rp, struct thread *t,
+		      const struct dcg_rec_event *ev)
+{
+	bool tail;
+
+	for (;;) {
+		tail = t->stack[t->depth - 1].tail;
+		pop(rp, t, ev, ev->ts);
+		if (!tail || !t->depth)
+			break;
+		t->stack[t->depth - 1].tail_ended = true;
+	}
+}
+
 /*
  * A RET carries the depth left behind, one less than its frame's
  * (doc/trace-format.md); an unmatched one carries 0 and its flag.
@@ -299,7 +317,7 @@ static void walk_ret(struct report *rp, struct thread *t,
 	if (!(ev->flags & DCG_EVF_UNMATCHED) && t->depth) {
 		sync_depth(rp, t, ev->depth + 1, ev);
 		split_top(rp, t, ev);
-		pop(rp, t, ev, ev->ts);
+		pop_level(rp, t, ev);
 		return;
 	}
 	rp->ws.unmatched++;
@@ -331,10 +349,9 @@ void walk_event(struct report *rp, const struct dcg_rec_event *ev)
 		push(rp, t, ev, 0);
 		break;
 	case DCG_EV_TAILCALL:
+		/* the jumper stays open: the callee nests under it */
 		sync_depth(rp, t, ev->depth ? ev->depth : top_level(t), ev);
 		split_top(rp, t, ev);
-		if (t->depth)
-			pop(rp, t, ev, ev->ts);
 		push(rp, t, ev, 0);
 		break;
 	case DCG_EV_RET:
