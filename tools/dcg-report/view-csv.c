@@ -113,10 +113,10 @@ static int finish(struct report *rp)
 
 const struct view view_csv = {
 	.name = "csv", .start = start, .enter = enter, .leave = leave,
-	.orphan = orphan, .finish = finish,
+	.orphan = orphan, .finish = finish, .raw_events = true,
 };
 
 const struct view view_jsonl = {
 	.name = "jsonl", .start = start, .enter = enter, .leave = leave,
-	.orphan = orphan, .finish = finish,
+	.orphan = orphan, .finish = finish, .raw_events = true,
 };

@@ -83,6 +83,8 @@ static void enter(struct report *rp, struct thread *t, struct frame *f)
 	fprintf(rp->out, "%s %s", arrow, func_name(rp, ev->to));
 	if (ev->kind == DCG_EV_ASYNC)
 		fputs(" [async]", rp->out);
+	if (f->plt)
+		fputs(" [plt]", rp->out);
 	if (ev->flags & DCG_EVF_INDIRECT)
 		fputs(" [indirect]", rp->out);
 	if (ev->flags & DCG_EVF_SKIPPED)
