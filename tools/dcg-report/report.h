@@ -82,6 +82,8 @@ struct thread {
 	dcg_u32 tid;
 	dcg_u64 seq;			/* events seen for this thread */
 	dcg_u64 last_ts;
+	char comm[16];			/* from its THREAD records, NUL-padded */
+	bool named;			/* comm is set */
 	struct frame *stack;
 	dcg_u32 depth, cap;		/* frames in stack[], not levels:
 					 * one placeholder fills a gap */
@@ -187,6 +189,7 @@ struct report {
 
 /* walk.c */
 void walk_event(struct report *rp, const struct dcg_rec_event *ev);
+void walk_thread_rec(struct report *rp, const struct dcg_rec_thread *tr);
 void walk_finish(struct report *rp);
 void walk_free(struct report *rp);
 dcg_u64 rel_ts(const struct report *rp, dcg_u64 ts);

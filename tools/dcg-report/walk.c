@@ -427,6 +427,18 @@ void walk_event(struct report *rp, const struct dcg_rec_event *ev)
 	}
 }
 
+/* A THREAD record names its thread (the chrome view's metadata). */
+void walk_thread_rec(struct report *rp, const struct dcg_rec_thread *tr)
+{
+	struct thread *t;
+
+	if (!tid_wanted(rp->o, tr->r.tid))
+		return;
+	t = find_thread(rp, tr->r.tid);
+	memcpy(t->comm, tr->comm, sizeof(t->comm));
+	t->named = true;
+}
+
 /* Frames still open when the trace ends close at the thread's last time. */
 void walk_finish(struct report *rp)
 {
