@@ -196,12 +196,44 @@ static int classify_step(dcg_u64 prev_ip, dcg_u64 ip,
 		set_async(out, prev_ip, &insn);
 		break;
 	}
+	/*
+	 * One stop, one insn; but a stop where the insn at @prev_ip could
+	 * not have sent the thread is the kernel's doing (a signal frame),
+	 * with no insn run.
+	 */
+	out->ninsns = out->kind == DCG_EV_ASYNC ? 0 : 1;
+	return 0;
+}
+
+/* A direct jump back to @ip: a loop of one block going round. */
+static int loops_back(const struct dcg_insn *insn, dcg_u64 ip)
+{
+	return (insn->branch == DCG_BR_JMP || insn->branch == DCG_BR_JCC ||
+		insn->branch == DCG_BR_LOOP) &&
+	       (insn->flags & DCG_INSN_HAS_TARGET) && insn->target == ip;
+}
+
+/* The stop came from an interrupt after @n straight-line insns. */
+static int interrupted(struct dcg_transfer *out, dcg_u64 prev_ip,
+		       unsigned int n)
+{
+	out->kind = 0;
+	out->branch = DCG_BR_OTHER;
+	out->flags = 0;
+	out->from = prev_ip;
+	out->insn.len = 0;
+	out->insn.branch = DCG_BR_OTHER;
+	out->insn.flags = 0;
+	out->ninsns = n;
 	return 0;
 }
 
 /*
  * Block mode: the stop came after the first taken branch from @prev_ip,
  * or after an interrupt or exception somewhere on the straight line.
+ * When the straight line passes @ip and then jumps back to it, the loop
+ * went round once more: that, not an interrupt, is what a host that
+ * stops only after branches sees (the count differs by the loop body).
  */
 static int classify_block(dcg_u64 prev_ip, dcg_u64 ip,
 			  const struct dcg_host_ops *ops,
@@ -210,29 +242,45 @@ static int classify_block(dcg_u64 prev_ip, dcg_u64 ip,
 	struct code_buf cb;
 	struct dcg_insn insn;
 	dcg_u64 at = prev_ip;
-	unsigned int n;
+	unsigned int n, passed = 0;
 	int r;
 
 	code_buf_init(&cb, ops, BLOCK_FETCH);
 	for (n = 0; n < DCG_WALK_MAX_INSNS; n++) {
-		if (n > 0 && at == ip)
-			return 0;	/* interrupted on the straight line */
+		/* the straight-line insns before @at have run */
+		out->ninsns = n;
+		if (n > 0 && at == ip && !passed)
+			passed = n;	/* an interrupt here, or a loop */
 		if (at - prev_ip >= DCG_WALK_MAX_BYTES)
 			break;
 		r = decode_at(&cb, at, &insn);
 		if (r < 0)
-			return r;
+			return passed ? interrupted(out, prev_ip, passed) : r;
 		switch (judge(&insn, at, ip, out)) {
 		case EXPLAINS:
+			if (passed && !loops_back(&insn, ip))
+				return interrupted(out, prev_ip, passed);
+			out->ninsns = n + 1;	/* and the branch */
 			return 0;
 		case MISSES:
+			if (passed)
+				return interrupted(out, prev_ip, passed);
+			/*
+			 * The kernel put the thread there: how far it got
+			 * on the straight line first is unknown, and after
+			 * a syscall (a signal delivered on its way out,
+			 * the usual case) it is nowhere.  Count none.
+			 */
 			set_async(out, prev_ip, &insn);
+			out->ninsns = 0;
 			return 0;
 		case FALLS:
 			at += insn.len;
 			break;
 		}
 	}
+	if (passed)
+		return interrupted(out, prev_ip, passed);
 	return DCG_CLASSIFY_ELIMIT;
 }
 
@@ -246,6 +294,8 @@ DCG_API int dcg_classify(unsigned int mode, dcg_u64 prev_ip, dcg_u64 ip,
 	out->branch = DCG_BR_OTHER;
 	out->flags = 0;
 	out->pad = 0;
+	out->ninsns = 0;
+	out->pad2 = 0;
 	out->from = prev_ip;
 	out->to = ip;
 	out->insn.len = 0;

@@ -50,6 +50,9 @@ struct dcg_transfer {
 	dcg_u8  branch;		/* enum dcg_branch of the insn at @from */
 	dcg_u8  flags;		/* DCG_EVF_INDIRECT */
 	dcg_u8  pad;
+	dcg_u32 ninsns;		/* instructions that ran from the previous
+				 * stop to this one (doc/classifier.md) */
+	dcg_u32 pad2;
 	dcg_u64 from;		/* address of the branch insn */
 	dcg_u64 to;		/* where control went */
 	struct dcg_insn insn;	/* the insn at @from (len, ret_imm, flags);
@@ -150,6 +153,8 @@ struct dcg_thread {
 	dcg_u32 max_depth;	/* 0 = unlimited; see DCG_FRAME_SKIPPED */
 	dcg_u64 prev_ip;
 	dcg_u64 prev_sp;
+	dcg_u64 insns;		/* instructions run in this window, as far
+				 * as the stops tell (events carry it) */
 };
 
 DCG_API void dcg_thread_init(struct dcg_thread *t, unsigned int mode,

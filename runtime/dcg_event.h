@@ -20,7 +20,13 @@
 #include "dcg_compat.h"
 
 #define DCG_TRACE_MAGIC		"DCGTRACE"	/* 8 bytes, no NUL */
-#define DCG_TRACE_VERSION	1
+#define DCG_TRACE_VERSION	2
+/*
+ * Version 1 events had no insns field (40 + 8 bytes); readers still
+ * read them and treat the instruction counts as unknown.
+ */
+#define DCG_TRACE_VERSION_MIN	1
+#define DCG_EVENT_SIZE_V1	48
 
 enum dcg_rec_type {
 	DCG_REC_HEADER	= 1,	/* struct dcg_rec_header */
@@ -104,6 +110,11 @@ struct dcg_rec_event {
 	dcg_u32 depth;		/* CALL/ASYNC: depth of the new frame (the
 				 * root is 1); RET: the depth left behind,
 				 * one less than its CALL's */
+	dcg_u64 insns;		/* version 2: instructions the thread ran
+				 * in this window up to and including the
+				 * transfer this event reports (0 at the
+				 * window's start); a frame's inclusive
+				 * count is its RET's minus its CALL's */
 };
 
 /*

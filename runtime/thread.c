@@ -45,6 +45,7 @@ static void emit(struct stop *st, unsigned int kind, unsigned int flags,
 	ev.flags = flags;
 	ev.cpu = 0;
 	ev.depth = st->t->shadow.depth;
+	ev.insns = st->t->insns;
 	st->t->stats.events++;
 	st->emitted++;
 	if (st->ops && st->ops->emit)
@@ -413,6 +414,12 @@ static void classify_stop(struct stop *st)
 	int r;
 
 	r = dcg_classify(mode, t->prev_ip, st->ip, st->ops, &x);
+	/*
+	 * Count before the events go out: a CALL's count includes the call
+	 * insn, a RET's the ret.  Code that cannot be read or decoded ran
+	 * at least one insn.
+	 */
+	t->insns += r < 0 ? 1 : x.ninsns;
 	if (r < 0) {
 		t->stats.decode_errors++;
 		if (r == DCG_CLASSIFY_EREAD)
@@ -449,6 +456,20 @@ static void classify_stop(struct stop *st)
 		resync(st, x.from);
 }
 
+/*
+ * Block mode, back at the same ip and sp: a loop of one block went
+ * round (no event, but its insns ran).  Only count them.
+ */
+static void count_loop(struct stop *st)
+{
+	struct dcg_transfer x;
+
+	if (dcg_classify(DCG_MODE_BLOCK, st->t->prev_ip, st->ip, st->ops,
+			 &x) < 0)
+		x.ninsns = 1;
+	st->t->insns += x.ninsns;
+}
+
 DCG_API int dcg_thread_stop(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
 			    dcg_u64 ts, const struct dcg_host_ops *ops)
 {
@@ -460,9 +481,13 @@ DCG_API int dcg_thread_stop(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
 		goto out;
 	skip = dcg_thread_skipping(t);
 	if (skip)
-		stop_skipped(&st, skip);
+		stop_skipped(&st, skip);	/* unstepped: nothing counted */
 	else if (ip != t->prev_ip || sp != t->prev_sp)
 		classify_stop(&st);
+	else if (t->mode == DCG_MODE_STEP)
+		t->insns++;	/* one iteration of a rep string insn */
+	else
+		count_loop(&st);
 out:
 	t->have_prev = 1;
 	t->prev_ip = ip;
@@ -486,6 +511,7 @@ DCG_API void dcg_thread_init(struct dcg_thread *t, unsigned int mode,
 	t->max_depth = 0;
 	t->prev_ip = 0;
 	t->prev_sp = 0;
+	t->insns = 0;
 }
 
 DCG_API void dcg_thread_begin(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
@@ -496,6 +522,7 @@ DCG_API void dcg_thread_begin(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
 	struct dcg_frame f;
 
 	t->shadow.depth = 0;
+	t->insns = 0;
 	f.func = ip;
 	f.ret_addr = ret_addr;
 	f.sp = sp;
@@ -516,6 +543,7 @@ DCG_API void dcg_thread_begin_here(struct dcg_thread *t, dcg_u64 ip,
 				   dcg_u64 sp, dcg_u64 ts)
 {
 	t->shadow.depth = 0;
+	t->insns = 0;
 	t->have_prev = 1;
 	t->prev_ip = ip;
 	t->prev_sp = sp;

@@ -46,6 +46,31 @@ static void dcg_kernel_tail(struct pt_regs *regs)
 }
 
 /*
+ * Instructions from @from up to @to on a straight line: what the probe
+ * ran (out of line, or in the ftrace trampoline) before the first stop
+ * of the window.  1 when the bytes do not lead there.
+ */
+static unsigned int dcg_kernel_insns_to(struct dcg_slot *s, u64 from, u64 to)
+{
+	u8 buf[DCG_INSN_MAX_LEN];
+	struct dcg_insn insn;
+	unsigned int n = 0;
+	int len;
+
+	while (from < to && n < 32) {
+		len = s->ops.read(s->ops.ctx, from, buf, sizeof(buf));
+		if (len <= 0)
+			break;
+		len = dcg_insn_decode(buf, len, from, &insn);
+		if (len <= 0)
+			break;
+		from += len;
+		n++;
+	}
+	return from == to && n ? n : 1;
+}
+
+/*
  * Still at the probe: the first stops are in the kprobe's return path
  * (the ftrace trampoline, or kprobes' out-of-line slot), then one lands
  * just past the probed instruction with the entry's stack pointer.
@@ -69,7 +94,11 @@ static void dcg_kernel_sync(struct dcg_kwin *kw, unsigned long ip,
 		dcg_thread_begin_here(t, s->entry_ip, s->entry_sp,
 				      s->entry_ts);
 	s->opened = 1;
-	/* The probed insn ran (in the trampoline or a slot): go on from ip. */
+	/*
+	 * The probed insn ran (in the trampoline or a slot): count it, after
+	 * the ROOT call (which opens the window at 0), and go on from ip.
+	 */
+	t->insns = dcg_kernel_insns_to(s, s->entry_ip, ip);
 	t->prev_ip = ip;
 	t->prev_sp = sp;
 	t->have_prev = 1;

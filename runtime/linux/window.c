@@ -14,8 +14,9 @@
  * The same work re-arms after a uprobe hit inside the window.
  *
  * The probed instruction itself runs without our trap, so when TF goes
- * on the engine is told that the last stop was the resume address: the
- * next trap then follows exactly one instruction (or block) from there.
+ * on the engine is told that the last stop was the resume address (and
+ * counts that instruction): the next trap then follows exactly one
+ * instruction (or block) from there.
  */
 #include <linux/uaccess.h>
 #include <linux/wait.h>
@@ -287,6 +288,12 @@ static void dcg_resume(struct dcg_slot *s, struct pt_regs *regs, int from)
 	t->prev_ip = regs->ip;
 	t->prev_sp = regs->sp;
 	t->have_prev = 1;
+	/*
+	 * One instruction ran unstepped since the last stop (or the ROOT
+	 * call at 0): the probed one, out of line or emulated by uprobes,
+	 * or the program's own int3.
+	 */
+	t->insns++;
 	if (from == DCG_SLOT_OPENING)
 		dcg_uf_open(s, regs);	/* user_flags.c: the program's TF */
 	dcg_uf_resume(s, regs);		/* user_flags.c: a probed pushf */

@@ -6,7 +6,9 @@
  * catches any read past its end.  Invariants (abort on failure):
  *  - every record handed out lies inside the input, at the offset the
  *    reader says, with a size that is a multiple of 8 in [8, 4096];
- *  - the first record is a header with the magic and version;
+ *  - the first record is a header with the magic and a version the
+ *    reader reads (1 or 2); a version 1 event is handed out widened,
+ *    with insns 0 and its first 48 bytes those of the input;
  *  - records of known types are at least their minimum size, events
  *    have a known kind, known flags and a depth in range, maps start
  *    below their end, tids are below DCG_TID_LIMIT, map paths and ksym
@@ -53,9 +55,14 @@ static void check_record(const struct dcg_rec *rec, const unsigned char *data,
 			 size_t len, dcg_u64 off, bool first)
 {
 	const unsigned char *p = (const unsigned char *)rec;
+	static unsigned int version;	/* the first header's */
+	size_t same = rec->size;
 
+	/* a version 1 event is handed out as a widened copy of its bytes */
+	if (!first && version == 1 && rec->type == DCG_REC_EVENT)
+		same = DCG_EVENT_SIZE_V1;
 	CHECK(off + rec->size <= len);
-	CHECK(memcmp(p, data + off, rec->size) == 0);
+	CHECK(memcmp(p, data + off, same) == 0);
 	CHECK(rec->size % 8 == 0 && rec->size >= 8 &&
 	      rec->size <= DCG_REC_MAX_SIZE);
 	if (first) {
@@ -63,9 +70,15 @@ static void check_record(const struct dcg_rec *rec, const unsigned char *data,
 
 		CHECK(rec->type == DCG_REC_HEADER);
 		CHECK(memcmp(h->magic, DCG_TRACE_MAGIC, 8) == 0);
-		CHECK(h->version == DCG_TRACE_VERSION);
+		CHECK(h->version >= DCG_TRACE_VERSION_MIN &&
+		      h->version <= DCG_TRACE_VERSION);
+		version = h->version;
 	}
-	if (dcg_rec_min_size(rec->type)) {
+	if (rec->type == DCG_REC_EVENT && version == 1) {
+		/* handed out widened, insns 0; the stream's 48 bytes */
+		CHECK(rec->size >= DCG_EVENT_SIZE_V1);
+		CHECK(((const struct dcg_rec_event *)rec)->insns == 0);
+	} else if (dcg_rec_min_size(rec->type)) {
 		CHECK(rec->size >= dcg_rec_min_size(rec->type));
 		CHECK(rec->tid < DCG_TID_LIMIT);
 	}
@@ -275,11 +288,19 @@ static void mutate_field(uint8_t *p, size_t len, const uint8_t *other)
 	struct dcg_rec r;
 
 	memcpy(&r, p, sizeof(r));
-	if (r.type == DCG_REC_EVENT && len >= sizeof(struct dcg_rec_event)) {
+	if (r.type == DCG_REC_EVENT && len >= DCG_EVENT_SIZE_V1) {
+		/* version 1 events are 48 bytes: no insns to change */
+		size_t n = len < sizeof(struct dcg_rec_event) ?
+			   DCG_EVENT_SIZE_V1 : sizeof(struct dcg_rec_event);
 		struct dcg_rec_event ev;
 
-		memcpy(&ev, p, sizeof(ev));
-		switch (rnd() % 8) {
+		memset(&ev, 0, sizeof(ev));
+		memcpy(&ev, p, n);
+		switch (rnd() % 9) {
+		case 8:
+			if (n == sizeof(ev))	/* the counter going back */
+				ev.insns = rnd() % 2 ? ev.insns ^ (1ull << (rnd() % 64)) : 0;
+			break;
 		case 0: case 1: flip(&ev.depth, 4); break;
 		case 2: ev.depth += (dcg_u32)(rnd() % 5) - 2; break;
 		case 3: ev.kind = rnd() % 6; break;
@@ -293,7 +314,7 @@ static void mutate_field(uint8_t *p, size_t len, const uint8_t *other)
 				ev.ts = rnd() % 2 ? ev.ts ^ (1ull << (rnd() % 64)) : 0;
 			break;
 		}
-		memcpy(p, &ev, sizeof(ev));
+		memcpy(p, &ev, n);
 	} else if (r.type == DCG_REC_MAP && len >= sizeof(struct dcg_rec_map)) {
 		struct dcg_rec_map m;
 

@@ -16,7 +16,7 @@
  *   thread tid=N ts=NS what=start|exit|exec [pid=N] [comm=S]
  *   call|ret|tail|async [tid=N] ts=NS [from=A] [to=A] [sp=A] [cpu=N]
  *          [depth=N] [flags=indirect,synthetic,unmatched,skipped,
- *          overflow,root,end]
+ *          overflow,root,end] [insns=N|+N]
  *   lost [tid=N] ts=NS count=N reason=budget|buffer|depth
  *   stats stops=N produced=N written=N dropped=N resyncs=N decode_errors=N
  *   edge caller=A callee=A count=N
@@ -28,7 +28,10 @@
  *   let NAME=A                     a name for an address
  *   repeat N ... end               the lines between, N times
  * Addresses may be written NAME or NAME+OFF for names given by ksym or
- * let lines.  ts=+N means N after the previous record's ts.
+ * let lines.  ts=+N means N after the previous record's ts.  insns is
+ * the thread's instruction counter: +N adds N to its last event's, and
+ * an event without it keeps that.  A header without version= is
+ * version 1, whose events are 48 bytes and have no insns.
  * tid is sticky (a line without tid= uses the last one).  Without
  * depth=, depth is kept per thread as doc/trace-format.md defines it:
  * call/async carry the new frame's depth, ret the depth left behind
@@ -47,7 +50,7 @@ static unsigned long lineno;
 static const char *desc_name = "<stdin>";
 
 #define MAX_TIDS 65536
-static struct { dcg_u32 tid; dcg_u32 depth; } depths[MAX_TIDS];
+static struct { dcg_u32 tid; dcg_u32 depth; dcg_u64 insns; } depths[MAX_TIDS];
 static unsigned int ndepths;
 static dcg_u32 cur_tid;
 
@@ -92,6 +95,12 @@ static bool has_word(char **f, int n, const char *word)
 static struct name { char name[64]; dcg_u64 addr; } *names;
 static unsigned int nnames, names_cap;
 static dcg_u64 last_ts;
+/*
+ * Without version=, a header says version 1: the test descriptions'
+ * offsets (badfiles, hostile) are worked out for its 48-byte events.
+ * insns= on an event needs "header version=2".
+ */
+static unsigned int hdr_version = 1;
 
 static void add_name(const char *name, dcg_u64 addr)
 {
@@ -168,18 +177,48 @@ static size_t hex_bytes(const char *hex, unsigned char *buf, size_t max)
 	return n;
 }
 
-static dcg_u32 *depth_of(dcg_u32 tid)
+/* The thread's slot in depths[]. */
+static unsigned int thread_slot(dcg_u32 tid)
 {
 	unsigned int i;
 
 	for (i = 0; i < ndepths; i++)
 		if (depths[i].tid == tid)
-			return &depths[i].depth;
+			return i;
 	if (ndepths == MAX_TIDS)
 		die("more than %s threads", "65536");
 	depths[ndepths].tid = tid;
 	depths[ndepths].depth = 0;
-	return &depths[ndepths++].depth;
+	depths[ndepths].insns = 0;
+	return ndepths++;
+}
+
+static dcg_u32 *depth_of(dcg_u32 tid)
+{
+	return &depths[thread_slot(tid)].depth;
+}
+
+/* The thread's instruction counter: the last event's insns. */
+static dcg_u64 *insns_of(dcg_u32 tid)
+{
+	return &depths[thread_slot(tid)].insns;
+}
+
+/* insns=N, insns=+N (after the thread's last event), or unchanged. */
+static dcg_u64 event_insns(char **f, int n, dcg_u32 tid)
+{
+	const char *v = field(f, n, "insns");
+	dcg_u64 *last = insns_of(tid);
+	char *end;
+
+	if (v && v[0] == '+') {
+		*last += strtoull(v + 1, &end, 0);
+		if (end == v + 1 || *end)
+			die("bad relative count '%s'", v);
+	} else if (v) {
+		*last = num(f, n, "insns", 0);
+	}
+	return *last;
 }
 
 static unsigned int ev_flags(const char *s)
@@ -234,7 +273,8 @@ static void write_header(char **f, int n)
 	rec_init(&h.r, DCG_REC_HEADER, sizeof(h), 0);
 	v = field(f, n, "magic");
 	memcpy(h.magic, v ? v : DCG_TRACE_MAGIC, 8);
-	h.version = num(f, n, "version", DCG_TRACE_VERSION);
+	h.version = num(f, n, "version", 1);
+	hdr_version = h.version;
 	v = field(f, n, "host");
 	h.host = isnum(v) ? strtoul(v, NULL, 0) :
 		 v && !strcmp(v, "stap") ? DCG_HOST_STAP : DCG_HOST_PTRACE;
@@ -334,6 +374,14 @@ static void write_event(const char *kind, char **f, int n)
 		ev.depth = *d;
 	}
 	ev.kind = num(f, n, "kind", ev.kind);
+	ev.insns = event_insns(f, n, cur_tid);
+	if (hdr_version == 1 && field(f, n, "insns"))
+		die("insns= in a version %s trace", "1");
+	if (hdr_version == 1) {		/* version 1 events end at depth */
+		ev.r.size = DCG_EVENT_SIZE_V1;
+		put(&ev, DCG_EVENT_SIZE_V1);
+		return;
+	}
 	put(&ev, sizeof(ev));
 }
 
@@ -477,7 +525,7 @@ static void synthetic(unsigned long long events, unsigned int leaves)
 	char line[128];
 	unsigned int k;
 
-	snprintf(line, sizeof(line), "header pid=1 mode=step kernel comm=bench");
+	snprintf(line, sizeof(line), "header version=2 pid=1 mode=step kernel comm=bench");
 	one_line(line);
 	for (k = 0; k < 3 + leaves; k++) {
 		char leaf[32];

@@ -109,6 +109,14 @@
  * 4011f3      ff e0           jmp *%rax            (loop through a register)
  * 4011f5      c3              ret
  * 4011fe tail: e8 00          call, cut short by the end of the region
+ * 401160 lp1: ff c9           dec %ecx             (a loop of one block)
+ * 401162      75 fc           jne 401160
+ * 401164      c3              ret
+ * 401168 lp2: 31 c0           xor %eax,%eax
+ * 40116a      ff c0           inc %eax             (loop head)
+ * 40116c      39 c8           cmp %ecx,%eax
+ * 40116e      75 fa           jne 40116a
+ * 401170      c3              ret
  * Everything else is int3 (cc).
  *
  * Lazy PLT binding and the 1 MiB function span have their own regions
@@ -142,8 +150,8 @@ static const unsigned char code[512] = {
 	/* 0x401130 */ 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
 	/* 0x401140 */ 0x55, 0xff, 0xd0, 0x5d, 0xc3, 0xcc, 0xcc, 0xcc, 0xe8, 0xc3, 0xfe, 0xff, 0xff, 0xc3, 0xcc, 0xcc,
 	/* 0x401150 */ 0xb8, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05, 0xcc, 0xb8, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05, 0xcc,
-	/* 0x401160 */ 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
-	/* 0x401170 */ 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
+	/* 0x401160 */ 0xff, 0xc9, 0x75, 0xfc, 0xc3, 0xcc, 0xcc, 0xcc, 0x31, 0xc0, 0xff, 0xc0, 0x39, 0xc8, 0x75, 0xfa,
+	/* 0x401170 */ 0xc3, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
 	/* 0x401180 */ 0x85, 0xff, 0x74, 0x07, 0xff, 0xcf, 0xe8, 0xf5, 0xff, 0xff, 0xff, 0xc3, 0xcc, 0xcc, 0xcc, 0xcc,
 	/* 0x401190 */ 0xf3, 0xa4, 0xc3, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xe8, 0x03, 0x00, 0x00, 0x00, 0xc3, 0xcc, 0xcc,
 	/* 0x4011a0 */ 0xe8, 0x07, 0x00, 0x00, 0x00, 0xf3, 0x90, 0x0f, 0xae, 0xe8, 0xeb, 0xf9, 0x48, 0x89, 0x04, 0x24,
@@ -565,6 +573,40 @@ static void run_scenario(const struct scenario *sc, unsigned int mode)
 		ok = 0;
 	}
 	result(ok, "%s: %s mode events", sc->name, mode_name(mode));
+}
+
+/*
+ * Instruction counts: every mode counts what ran, so a block mode's
+ * events carry the counts of step mode's (the scenarios have no rep
+ * iterations, which the modes count differently).
+ */
+static dcg_u64 step_insns[MAX_EVENTS];
+static int step_nevents;
+
+static void save_insns(void)
+{
+	int i;
+
+	step_nevents = nevents;
+	for (i = 0; i < nevents && i < MAX_EVENTS; i++)
+		step_insns[i] = events[i].insns;
+}
+
+static void same_insns(const struct scenario *sc, unsigned int mode)
+{
+	int i, ok = nevents == step_nevents;
+
+	for (i = 0; ok && i < nevents && i < MAX_EVENTS; i++) {
+		if (events[i].insns == step_insns[i])
+			continue;
+		printf("INFO: %s/%s: event %d: %llu insns, step mode %llu\n",
+		       sc->name, mode_name(mode), i,
+		       (unsigned long long)events[i].insns,
+		       (unsigned long long)step_insns[i]);
+		ok = 0;
+	}
+	result(ok, "%s: %s mode counts the insns step mode does", sc->name,
+	       mode_name(mode));
 }
 
 #define N(a) (int)(sizeof(a) / sizeof((a)[0]))
@@ -1488,6 +1530,34 @@ static void test_classify(void)
 	      "classify: emulated block mode walks as block mode");
 	r = classify(DCG_MODE_BLOCK, 0x401190, 0x401190, &x);
 	check(r == 0 && x.kind == 0, "classify: block: rep movsb interrupted");
+	/* instruction counts: what ran from the previous stop to this one */
+	r = classify(DCG_MODE_STEP, 0x401001, 0x401010, &x);
+	check(r == 0 && x.ninsns == 1, "classify: insns: step: the call is one");
+	r = classify(DCG_MODE_STEP, 0x401010, 0x401050, &x);
+	check(r == 0 && x.ninsns == 0,
+	      "classify: insns: step: an async landing ran nothing");
+	r = classify(DCG_MODE_BLOCK, 0x401180, 0x40118b, &x);
+	check(r == 0 && x.ninsns == 2,
+	      "classify: insns: block: the walk and the taken jcc");
+	r = classify(DCG_MODE_BLOCK, 0x401150, 0x401141, &x);
+	check(r == 0 && x.ninsns == 2, "classify: insns: block: mov, syscall");
+	r = classify(DCG_MODE_BLOCK, 0x401180, 0x401184, &x);
+	check(r == 0 && x.insn.len == 0 && x.ninsns == 2,
+	      "classify: insns: block: interrupt after two insns");
+	r = classify(DCG_MODE_BLOCK, 0x401160, 0x401160, &x);
+	check(r == 0 && x.kind == 0 && x.branch == DCG_BR_JCC &&
+	      x.from == 0x401162 && x.ninsns == 2,
+	      "classify: block: a loop of one block went round");
+	r = classify(DCG_MODE_BLOCK, 0x401168, 0x40116a, &x);
+	check(r == 0 && x.kind == 0 && x.branch == DCG_BR_JCC &&
+	      x.from == 0x40116e && x.ninsns == 4,
+	      "classify: block: the straight line passes the loop head and jumps back");
+	r = classify(DCG_MODE_BLOCK, 0x4010c6, 0x401234, &x);
+	check(r == 0 && x.kind == DCG_EV_ASYNC && x.ninsns == 0,
+	      "classify: insns: block: an async landing counts none (as in step mode)");
+	r = classify(DCG_MODE_BLOCK, 0x401168, 0x40116c, &x);
+	check(r == 0 && x.insn.len == 0 && x.from == 0x401168 && x.ninsns == 2,
+	      "classify: block: passed, and no jump back to it: an interrupt");
 	r = classify(DCG_MODE_BLOCK, NOPS_BASE, NOPS_BASE + NOPS_SIZE - 1, &x);
 	check(r == DCG_CLASSIFY_ELIMIT && x.kind == 0,
 	      "classify: block: walk is bounded");
@@ -1529,6 +1599,26 @@ static void test_shadow(void)
 	check(ok, "shadow: no array means every frame overflows");
 }
 
+/*
+ * callret by hand: push (1), call (2: CALL), nop (3), ret (4: RET),
+ * pop (5), ret (6: RET); the root CALL opens the window at 0.
+ */
+static void test_insns(void)
+{
+	static const dcg_u64 want[] = { 0, 2, 4, 6 };
+	unsigned int m, i;
+	int ok;
+
+	for (m = DCG_MODE_STEP; m <= DCG_MODE_EMU_BLOCK; m++) {
+		run(&scenarios[0], m);
+		ok = nevents == N(want);
+		for (i = 0; ok && i < N(want); i++)
+			ok = events[i].insns == want[i];
+		result(ok, "insns: callret: 0, 2, 4, 6 in %s mode%s",
+		       mode_name(m), "");
+	}
+}
+
 int main(int argc, char **argv)
 {
 	unsigned int i;
@@ -1541,8 +1631,11 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < N(scenarios); i++) {
 		run_scenario(&scenarios[i], DCG_MODE_STEP);
+		save_insns();
 		run_scenario(&scenarios[i], DCG_MODE_BLOCK);
+		same_insns(&scenarios[i], DCG_MODE_BLOCK);
 		run_scenario(&scenarios[i], DCG_MODE_EMU_BLOCK);
+		same_insns(&scenarios[i], DCG_MODE_EMU_BLOCK);
 	}
 	test_shadow();
 	test_counters();
@@ -1550,6 +1643,7 @@ int main(int argc, char **argv)
 	test_plt();
 	test_bad_code();
 	test_classify();
+	test_insns();
 	printf("INFO: %d failures\n", failures);
 	return 0;
 }

@@ -120,6 +120,58 @@ static void test_good_trace(void)
 	dcg_reader_close(&r);
 }
 
+/*
+ * Version 1 (events of 48 bytes, no insns) is still read: each event is
+ * handed out whole, insns 0, and the reader says there are no counts.
+ */
+static void test_version1(void)
+{
+	struct dcg_rec_header *h;
+	struct dcg_rec_event *ev;
+	const struct dcg_rec *rec;
+	struct dcg_reader r;
+	int n = 0, ok = 1, rc;
+
+	len = 0;
+	add_header();
+	((struct dcg_rec_header *)buf.b)->version = 1;
+	ev = add(DCG_REC_EVENT, DCG_EVENT_SIZE_V1, 7);
+	ev->kind = DCG_EV_CALL;
+	ev->depth = 1;
+	ev = add(DCG_REC_EVENT, DCG_EVENT_SIZE_V1, 7);
+	ev->kind = DCG_EV_RET;
+	ev->depth = 0;
+	/* what would be insns of a 56-byte event is the next record */
+	h = add(DCG_REC_HEADER, sizeof(*h), 0);
+	memcpy(h->magic, DCG_TRACE_MAGIC, 8);
+	h->version = 1;
+	h->host = DCG_HOST_PTRACE;
+	h->mode = DCG_MODE_STEP;
+	check(dcg_reader_open_mem(&r, "mem", buf.b, len) == 0, "v1: open");
+	while ((rc = dcg_reader_next(&r, &rec)) > 0) {
+		const struct dcg_rec_event *e = (const void *)rec;
+
+		if (rec->type != DCG_REC_EVENT)
+			continue;
+		if (e->insns != 0 || e->depth != (n ? 0u : 1u) ||
+		    e->r.size != DCG_EVENT_SIZE_V1)
+			ok = 0;
+		n++;
+	}
+	check(rc == 0 && n == 2 && ok, "v1: 48-byte events read, insns 0");
+	check(!dcg_reader_has_insns(&r), "v1: no instruction counts");
+	dcg_reader_close(&r);
+
+	len = 0;
+	add_header();
+	add_event(DCG_EV_CALL, 1);
+	dcg_reader_open_mem(&r, "mem", buf.b, len);
+	while (dcg_reader_next(&r, &rec) > 0)
+		;
+	check(dcg_reader_has_insns(&r), "v2: instruction counts");
+	dcg_reader_close(&r);
+}
+
 /* A trace longer than the memory reader's buffer (2 x 4096 bytes). */
 static void test_refill(void)
 {
@@ -129,7 +181,7 @@ static void test_refill(void)
 
 	len = 0;
 	add_header();
-	for (i = 0; i < 160; i++)	/* 160 x 48 = 7680 bytes of events */
+	for (i = 0; i < 160; i++)	/* 160 x 56 = 8960 bytes of events */
 		add_event(DCG_EV_CALL, i + 1);
 	dcg_reader_open_mem(&r, "mem", buf.b, len);
 	while ((rc = dcg_reader_next(&r, &rec)) > 0) {
@@ -174,7 +226,7 @@ static void test_errors(void)
 	add_event(DCG_EV_CALL, 1);
 	len -= 8;
 	expect_error("truncated event",
-		     "mem: offset 56: truncated record: 40 of 48 bytes (type 2)");
+		     "mem: offset 56: truncated record: 48 of 56 bytes (type 2)");
 
 	len = 0;
 	add_header();
@@ -191,7 +243,25 @@ static void test_errors(void)
 	memcpy(h->magic, DCG_TRACE_MAGIC, 8);
 	h->version = 9;
 	expect_error("version 9",
-		     "mem: offset 0: unsupported trace version 9 (this reader reads version 1)");
+		     "mem: offset 0: unsupported trace version 9 (this reader reads versions 1 to 2)");
+
+	/* version 2 events are 56 bytes: a 48-byte one is too small */
+	len = 0;
+	add_header();
+	add(DCG_REC_EVENT, DCG_EVENT_SIZE_V1, 7);
+	expect_error("version 2 event of the version 1 size",
+		     "mem: offset 56: event record too small: size 48, needs at least 56");
+
+	/* one stream, one event size */
+	len = 0;
+	add_header();
+	h = add(DCG_REC_HEADER, sizeof(*h), 0);
+	memcpy(h->magic, DCG_TRACE_MAGIC, 8);
+	h->version = 1;
+	h->host = DCG_HOST_PTRACE;
+	h->mode = DCG_MODE_STEP;
+	expect_error("a version 1 header after a version 2 one",
+		     "mem: offset 56: header record: version 1 differs from the first header's 2");
 
 	len = 0;
 	add_header();
@@ -206,6 +276,7 @@ int main(void)
 {
 	test_good_trace();
 	test_refill();
+	test_version1();
 	test_errors();
 	return failures ? 1 : 0;
 }

@@ -86,7 +86,8 @@ static void usage(void)
 	puts("usage: dcg-report VIEW [options] FILE   (FILE - is stdin)\n"
 	     "views:\n"
 	     "  trace      indented call/return flow with times\n"
-	     "  graph      call tree per path: calls, inclusive and self time\n"
+	     "  graph      call tree per path: calls, inclusive and self\n"
+	     "             instructions and time\n"
 	     "  hot        callees ranked by calls per activation of the root\n"
 	     "  dot        Graphviz call graph (--svg: run dot)\n"
 	     "  folded     FlameGraph stacks (--speedscope: speedscope JSON)\n"
@@ -109,7 +110,9 @@ static void usage(void)
 	     "                       per activation (default 100)\n"
 	     "  --svg                dot: produce SVG with Graphviz\n"
 	     "  --speedscope         folded: speedscope JSON\n"
-	     "  --calls              folded, flame: weigh stacks by calls, not ns\n"
+	     "  --calls              folded, flame: weigh stacks by calls\n"
+	     "  --cost insns|time    folded, flame, diff: weigh by instructions\n"
+	     "                       (the default) or by time\n"
 	     "  --max-size BYTES     chrome: split into numbered files (needs -o)\n"
 	     "  --srcline            add file:line\n"
 	     "  --inline             show inlined frames at call sites\n"
@@ -159,8 +162,7 @@ enum {
 	OPT_MINDUR, OPT_FROM, OPT_TO, OPT_THRESHOLD, OPT_SVG,
 	OPT_SPEEDSCOPE, OPT_CALLS, OPT_MAXSIZE, OPT_SRCLINE, OPT_INLINE, OPT_MANGLED,
 	OPT_KALLSYMS, OPT_SYSMAP, OPT_VMLINUX, OPT_DEBUGINFO, OPT_RAW,
-	OPT_SHOWPLT,
-	OPT_VERSION,
+	OPT_SHOWPLT, OPT_VERSION, OPT_COST,
 };
 
 static const struct option longopts[] = {
@@ -177,6 +179,7 @@ static const struct option longopts[] = {
 	{ "svg", no_argument, NULL, OPT_SVG },
 	{ "speedscope", no_argument, NULL, OPT_SPEEDSCOPE },
 	{ "calls", no_argument, NULL, OPT_CALLS },
+	{ "cost", required_argument, NULL, OPT_COST },
 	{ "max-size", required_argument, NULL, OPT_MAXSIZE },
 	{ "srcline", no_argument, NULL, OPT_SRCLINE },
 	{ "inline", no_argument, NULL, OPT_INLINE },
@@ -254,6 +257,15 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case OPT_SVG:		o->svg = true; break;
 		case OPT_SPEEDSCOPE:	o->speedscope = true; break;
 		case OPT_CALLS:		o->folded_calls = true; break;
+		case OPT_COST:
+			if (!strcmp(optarg, "insns"))
+				o->cost = COST_INSNS;
+			else if (!strcmp(optarg, "time"))
+				o->cost = COST_TIME;
+			else
+				usage_error("--cost: '%s' is neither insns nor time",
+					    optarg);
+			break;
 		case OPT_MAXSIZE:
 			o->max_size = parse_num("--max-size", optarg);
 			if (o->max_size < 4096)
@@ -445,6 +457,80 @@ void print_footer(struct report *rp, const char *p)
 		fprintf(rp->out, "%ssymbols: %s\n", p, buf);
 }
 
+bool have_insns(const struct report *rp)
+{
+	return dcg_reader_has_insns(&rp->rd);
+}
+
+bool cost_insns(const struct report *rp)
+{
+	if (rp->o->cost == COST_AUTO)
+		return have_insns(rp);
+	return rp->o->cost == COST_INSNS;
+}
+
+dcg_u64 node_weight(const struct report *rp, const struct node *n)
+{
+	if (rp->o->folded_calls)
+		return n->calls;
+	return cost_insns(rp) ? n->self_insns : n->self_ns;
+}
+
+const char *weight_unit(const struct report *rp)
+{
+	if (rp->o->folded_calls)
+		return "calls";
+	return cost_insns(rp) ? "insns" : "ns";
+}
+
+const char *fmt_dur(dcg_u64 ns, char *buf, size_t len)
+{
+	static const struct { double div; const char *unit; } u[] = {
+		{ 1e3, "µs" }, { 1e6, "ms" }, { 1e9, "s" },
+	};
+	double v;
+	int i;
+
+	if (ns < 1000) {
+		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+		return buf;
+	}
+	for (i = 0; i < 2 && ns >= u[i + 1].div; i++)
+		;
+	v = ns / u[i].div;
+	snprintf(buf, len, v < 9.995 ? "%.2f %s" : v < 99.95 ? "%.1f %s" :
+		 "%.0f %s", v, u[i].unit);
+	return buf;
+}
+
+void put_dur(FILE *f, int width, dcg_u64 ns)
+{
+	char buf[32];
+
+	fmt_dur(ns, buf, sizeof(buf));
+	/* "µ" is two bytes and one column */
+	fprintf(f, "%*s", width + (strstr(buf, "µ") ? 1 : 0), buf);
+}
+
+void put_insns(struct report *rp, int width, dcg_u64 insns)
+{
+	if (have_insns(rp))
+		fprintf(rp->out, "%*llu", width, (unsigned long long)insns);
+	else
+		fprintf(rp->out, "%*s", width, "-");
+}
+
+/*
+ * Instructions are exact (doc/dcg-report.1 says how they count); the
+ * times are wall time of a stepped program, mostly the tracer's.
+ */
+void print_cost_note(struct report *rp, const char *p)
+{
+	fprintf(rp->out, "%s%s; times include tracing overhead\n", p,
+		have_insns(rp) ? "INSNS: instructions executed"
+			       : "no instruction counts (version 1 trace)");
+}
+
 /* Machine formats keep stdout clean: what was dropped goes to stderr. */
 void note_dropped(struct report *rp)
 {
@@ -633,6 +719,11 @@ int main(int argc, char **argv)
 	rc = report_load(&rp, o.input);
 	if (rc)
 		return rc;
+	if (o.cost == COST_INSNS && !have_insns(&rp)) {
+		fprintf(stderr, "dcg-report: --cost insns: %s is a version 1 trace, without instruction counts\n",
+			o.input);
+		return 2;
+	}
 	if (rp.view->prepare && (rc = rp.view->prepare(&rp)) != 0)
 		return rc;
 	if (rp.view->aggregate && open_output(&rp) < 0)

@@ -43,14 +43,21 @@ struct options {
 	bool raw;			/* no symbolization */
 	bool show_plt;			/* PLT stubs and lazy binding as
 					 * they ran, not folded */
+	int cost;			/* COST_* */
 	struct dcg_symopts sym;
 };
+
+/* --cost: what views weigh by (folded, flame, dot heat) */
+#define COST_AUTO	0	/* instructions when the trace has them */
+#define COST_INSNS	1
+#define COST_TIME	2
 
 /* One frame of a thread's shadow stack, as the walker sees it. */
 struct frame {
 	struct dcg_rec_event ev;	/* the event that opened it */
 	dcg_u64 seq;			/* the thread's event number */
 	dcg_u64 child_ns;		/* time of visible children */
+	dcg_u64 child_insns;		/* instructions of visible children */
 	dcg_u32 node;			/* call-tree node, when announced */
 	dcg_s32 vparent;		/* index of nearest visible ancestor */
 	dcg_u32 vdepth;			/* visible depth, 1 = outermost */
@@ -73,6 +80,7 @@ struct frame {
 					 * under a PLT stub: folded into one
 					 * "[lazy binding]" node */
 	dcg_u64 lazy_start, lazy_end;	/* plt_pending: lazy binding seen */
+	dcg_u64 lazy_start_ic, lazy_end_ic;	/* and its insns counts */
 	dcg_u32 level;			/* recorded depth of this frame */
 	dcg_u32 span;			/* levels it stands for: 1, or a
 					 * placeholder's whole gap */
@@ -84,6 +92,7 @@ struct thread {
 	dcg_u64 last_ts;
 	char comm[16];			/* from its THREAD records, NUL-padded */
 	bool named;			/* comm is set */
+	dcg_u64 last_insns;		/* the last event's instruction count */
 	struct frame *stack;
 	dcg_u32 depth, cap;		/* frames in stack[], not levels:
 					 * one placeholder fills a gap */
@@ -103,7 +112,8 @@ struct view {
 	int (*start)(struct report *rp);
 	void (*enter)(struct report *rp, struct thread *t, struct frame *f);
 	void (*leave)(struct report *rp, struct thread *t, struct frame *f,
-		      const struct dcg_rec_event *ret, dcg_u64 end_ts);
+		      const struct dcg_rec_event *ret, dcg_u64 end_ts,
+		      dcg_u64 insns);	/* the frame's inclusive count */
 	void (*orphan)(struct report *rp, struct thread *t,
 		       const struct dcg_rec_event *ev);
 	/*
@@ -131,6 +141,8 @@ struct node {
 	dcg_u64 incl_ns;
 	dcg_u64 self_ns;
 	dcg_u64 min_ns, max_ns;
+	dcg_u64 incl_insns;		/* instructions, as the times */
+	dcg_u64 self_insns;
 };
 
 struct tree {
@@ -232,6 +244,8 @@ struct func_stat {
 	dcg_u64 calls;
 	dcg_u64 incl_ns;		/* outermost activations only */
 	dcg_u64 self_ns;
+	dcg_u64 incl_insns;		/* outermost activations only */
+	dcg_u64 self_insns;
 	dcg_u32 order;			/* first appearance */
 };
 
@@ -239,7 +253,11 @@ struct edge_stat {
 	dcg_u32 caller, callee;		/* indexes into funcs[]; caller may
 					 * be NO_FUNC for roots */
 	dcg_u64 calls;
-	dcg_u64 incl_ns;
+	dcg_u64 incl_ns;		/* outermost activations only */
+	dcg_u64 incl_insns;		/* outermost activations only */
+	dcg_u64 all_insns;		/* every call's inclusive count, as
+					 * callgrind's call costs */
+	dcg_u64 all_ns;			/* the same for time */
 };
 
 #define NO_FUNC 0xffffffffu
@@ -268,6 +286,20 @@ bool func_is_plt_stub(struct report *rp, dcg_u64 addr);
 #define LAZY_BINDING_ADDR	1
 const char *node_name(struct report *rp, const struct node *n);
 void print_footer(struct report *rp, const char *prefix);
+/* the cost views weigh by: true for instructions, false for time */
+bool cost_insns(const struct report *rp);
+bool have_insns(const struct report *rp);	/* trace version >= 2 */
+/* "12 ns", "1.50 µs", "760 ms", "2.18 s": 3 significant digits */
+const char *fmt_dur(dcg_u64 ns, char *buf, size_t len);
+/* right-aligned in @width columns (µs counts as one) */
+void put_dur(FILE *f, int width, dcg_u64 ns);
+/* the insns count, or "-" when the trace has none */
+void put_insns(struct report *rp, int width, dcg_u64 insns);
+/* folded, flame: a path's own weight (--calls, --cost) and its unit */
+dcg_u64 node_weight(const struct report *rp, const struct node *n);
+const char *weight_unit(const struct report *rp);
+/* the line under every text view's header */
+void print_cost_note(struct report *rp, const char *prefix);
 void note_dropped(struct report *rp);	/* stderr, for machine formats */
 /* read a trace into @rp (o and view set): 0 or the exit status */
 int report_load(struct report *rp, const char *path);

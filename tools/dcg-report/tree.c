@@ -288,12 +288,19 @@ void func_table_build(struct report *rp, struct func_table *ft)
 
 		f->calls += n->calls;
 		f->self_ns += n->self_ns;
-		if (!rec[id])
+		f->self_insns += n->self_insns;
+		if (!rec[id]) {
 			f->incl_ns += n->incl_ns;
+			f->incl_insns += n->incl_insns;
+		}
 		e = edge_get(&b, pi, fi);
 		e->calls += n->calls;
-		if (!rec[id])
+		e->all_insns += n->incl_insns;
+		e->all_ns += n->incl_ns;
+		if (!rec[id]) {
 			e->incl_ns += n->incl_ns;
+			e->incl_insns += n->incl_insns;
+		}
 	}
 	free(rec);
 	free(b.fhash);

@@ -5,8 +5,10 @@
  * written when it returns, so memory stays flat and every file is a
  * whole JSON document even when --max-size splits the output: with
  * -o NAME.json the files are NAME.1.json, NAME.2.json, ...  Times are
- * microseconds (the format's unit) with ns precision.  Returns that
- * match no call become instant events ("ph":"i").
+ * microseconds (the format's unit) with ns precision, and include
+ * tracing overhead (otherData says so); args carry the depth and the
+ * call's inclusive instructions.  Returns that match no call become
+ * instant events ("ph":"i").
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -45,7 +47,8 @@ static void open_part(struct report *rp, struct chrome *c)
 	fprintf(c->f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"pid\":%u,\"comm\":",
 		rp->rd.header.pid);
 	json_string(c->f, comm);
-	fputs("},\"traceEvents\":[", c->f);
+	fputs(",\"note\":\"times include tracing overhead\"},\"traceEvents\":[",
+	      c->f);
 	n = ftell(c->f);
 	c->bytes = n > 0 ? n : 200;
 	c->first = true;
@@ -160,7 +163,8 @@ static void put_us(FILE *f, const char *key, dcg_u64 ns)
 }
 
 static void leave(struct report *rp, struct thread *t, struct frame *fr,
-		  const struct dcg_rec_event *ret, dcg_u64 end_ts)
+		  const struct dcg_rec_event *ret, dcg_u64 end_ts,
+		  dcg_u64 insns)
 {
 	struct chrome *c = rp->view_data;
 	dcg_u64 dur = end_ts >= fr->ev.ts ? end_ts - fr->ev.ts : 0;
@@ -179,9 +183,11 @@ static void leave(struct report *rp, struct thread *t, struct frame *fr,
 		fr->ev.kind == DCG_EV_TAILCALL ? "tailcall" : "call");
 	put_us(f, "ts", rel_ts(rp, fr->ev.ts));
 	put_us(f, "dur", dur);
-	fprintf(f, ",\"pid\":%u,\"tid\":%u,\"args\":{\"depth\":%u%s}}",
-		rp->rd.header.pid, t->tid, fr->ev.depth,
-		!ret ? ",\"end\":\"no return seen\"" :
+	fprintf(f, ",\"pid\":%u,\"tid\":%u,\"args\":{\"depth\":%u",
+		rp->rd.header.pid, t->tid, fr->ev.depth);
+	if (have_insns(rp))	/* inclusive instructions */
+		fprintf(f, ",\"insns\":%llu", (unsigned long long)insns);
+	fprintf(f, "%s}}", !ret ? ",\"end\":\"no return seen\"" :
 		ret->flags & DCG_EVF_SYNTHETIC ? ",\"end\":\"synthetic\"" : "");
 	c->bytes += pos >= 0 ? ftell(f) - pos : 250 + 6 * strlen(name);
 }

@@ -82,7 +82,8 @@ static void enter(struct report *rp, struct thread *t, struct frame *f)
 }
 
 static void leave(struct report *rp, struct thread *t, struct frame *f,
-		  const struct dcg_rec_event *ret, dcg_u64 end_ts)
+		  const struct dcg_rec_event *ret, dcg_u64 end_ts,
+		  dcg_u64 insns)
 {
 	struct line l = { t->tid, t->seq, ret, NULL, NULL };
 

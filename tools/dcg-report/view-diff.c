@@ -7,11 +7,13 @@
  * caller -> callee edges keyed by their printed names, so that runs
  * under ASLR or KASLR, other pids and other threads still line up.
  * Functions (or edges) of one trace that print the same name count as
- * one.  Per row: calls and inclusive time (recursion counted once, as
- * in the function table of tree.c) in A and B and the change; rows are
- * sorted by the size of the change in calls, then in time, then by
- * name.  A tapset trace with only the in-module edge table (no events)
- * gives calls and no times.
+ * one.  Per row: calls and the inclusive cost (recursion counted once,
+ * as in the function table of tree.c) in A and B and the change; rows
+ * are sorted by the size of the change in calls, then in cost, then by
+ * name.  The cost is instructions when both traces have them (format
+ * version 2) and --cost time is not given, else time, printed with its
+ * unit.  A tapset trace with only the in-module edge table (no events)
+ * gives calls and no costs.
  *
  * Both traces must come from the same kind of tracer (dcg-trace or
  * the tapset) and both user or both kernel: anything else is refused.
@@ -24,7 +26,7 @@
 struct drow {
 	char *name;			/* function, or "caller -> callee" */
 	dcg_u64 calls[2];
-	dcg_u64 ns[2];
+	dcg_u64 ns[2];			/* the cost: insns or time */
 	bool seen[2];			/* present in A, in B */
 	bool timed[2];			/* has times (events, not edges) */
 };
@@ -37,6 +39,7 @@ struct dtable {
 struct diff {
 	struct report b;		/* the second trace */
 	struct dtable funcs, edges;
+	bool insns;			/* the cost is instructions */
 };
 
 static void dt_add(struct dtable *t, const char *name, int side,
@@ -84,7 +87,8 @@ static void collect_tree(struct report *rp, struct diff *d, int side)
 	func_table_build(rp, &ft);
 	for (i = 0; i < ft.nfuncs; i++)
 		dt_add(&d->funcs, stat_name(rp, &ft.funcs[i]), side,
-		       ft.funcs[i].calls, ft.funcs[i].incl_ns, true);
+		       ft.funcs[i].calls, d->insns ? ft.funcs[i].incl_insns
+						   : ft.funcs[i].incl_ns, true);
 	for (i = 0; i < ft.nedges; i++) {
 		const struct edge_stat *e = &ft.edges[i];
 
@@ -93,7 +97,7 @@ static void collect_tree(struct report *rp, struct diff *d, int side)
 			 : stat_name(rp, &ft.funcs[e->caller]));
 		add_edge(&d->edges, side, caller,
 			 stat_name(rp, &ft.funcs[e->callee]), e->calls,
-			 e->incl_ns, true);
+			 d->insns ? e->incl_insns : e->incl_ns, true);
 	}
 	func_table_free(&ft);
 }
@@ -211,6 +215,12 @@ static int prepare(struct report *rp)
 			host_kind(hb));
 		return 2;
 	}
+	if (rp->o->cost == COST_INSNS && !have_insns(&d->b)) {
+		fprintf(stderr, "dcg-report: --cost insns: %s is a version 1 trace, without instruction counts\n",
+			d->b.rd.name);
+		return 2;
+	}
+	d->insns = cost_insns(rp) && cost_insns(&d->b);
 	collect(rp, d, 0);
 	collect(&d->b, d, 1);
 	merge(&d->funcs);
@@ -218,32 +228,40 @@ static int prepare(struct report *rp)
 	return 0;
 }
 
+/* @cost: the cost column (a duration unless @insns), else calls */
 static void put_num(struct report *rp, const struct drow *r, int s,
-		    bool ns)
+		    bool cost, bool insns)
 {
-	if (!r->seen[s] || (ns && !r->timed[s]))
+	if (!r->seen[s] || (cost && !r->timed[s]))
 		fprintf(rp->out, " %12s", "-");
+	else if (cost && !insns)
+		put_dur(rp->out, 13, r->ns[s]);
 	else
 		fprintf(rp->out, " %12llu",
-			(unsigned long long)(ns ? r->ns[s] : r->calls[s]));
+			(unsigned long long)(cost ? r->ns[s] : r->calls[s]));
 }
 
-static void put_change(struct report *rp, dcg_u64 a, dcg_u64 b, bool ok)
+static void put_change(struct report *rp, dcg_u64 a, dcg_u64 b, bool ok,
+		       bool dur)
 {
-	char buf[32];
+	char buf[40], d[32];
 
 	if (!ok)
 		snprintf(buf, sizeof(buf), "-");
 	else if (a == b)
-		snprintf(buf, sizeof(buf), "0");
+		snprintf(buf, sizeof(buf), dur ? "0 ns" : "0");
+	else if (dur)
+		snprintf(buf, sizeof(buf), "%c%s", b > a ? '+' : '-',
+			 fmt_dur(delta(a, b), d, sizeof(d)));
 	else
 		snprintf(buf, sizeof(buf), "%c%llu", b > a ? '+' : '-',
 			 (unsigned long long)delta(a, b));
-	fprintf(rp->out, " %12s", buf);
+	/* "µ" is two bytes and one column */
+	fprintf(rp->out, " %*s", strstr(buf, "µ") ? 13 : 12, buf);
 }
 
 static void print_table(struct report *rp, const struct dtable *t,
-			const char *what, const char *title)
+			const char *what, const char *title, bool insns)
 {
 	size_t i, changed = 0;
 
@@ -252,19 +270,19 @@ static void print_table(struct report *rp, const struct dtable *t,
 	fprintf(rp->out, "# %s: %zu, calls changed: %zu\n", what, t->n,
 		changed);
 	fprintf(rp->out, " %12s %12s %12s %12s %12s %12s  %s\n", "CALLS(A)",
-		"CALLS(B)", "CHANGE", "TOTAL(ns,A)", "TOTAL(ns,B)", "CHANGE",
-		title);
+		"CALLS(B)", "CHANGE", insns ? "INSNS(A)" : "TIME(A)",
+		insns ? "INSNS(B)" : "TIME(B)", "CHANGE", title);
 	for (i = 0; i < t->n; i++) {
 		const struct drow *r = &t->r[i];
 		bool timed = r->seen[0] && r->seen[1] && r->timed[0] &&
 			     r->timed[1];
 
-		put_num(rp, r, 0, false);
-		put_num(rp, r, 1, false);
-		put_change(rp, r->calls[0], r->calls[1], true);
-		put_num(rp, r, 0, true);
-		put_num(rp, r, 1, true);
-		put_change(rp, r->ns[0], r->ns[1], timed);
+		put_num(rp, r, 0, false, insns);
+		put_num(rp, r, 1, false, insns);
+		put_change(rp, r->calls[0], r->calls[1], true, false);
+		put_num(rp, r, 0, true, insns);
+		put_num(rp, r, 1, true, insns);
+		put_change(rp, r->ns[0], r->ns[1], timed, !insns);
 		fprintf(rp->out, "  %s%s\n", r->name,
 			!r->seen[0] ? " [new]" : !r->seen[1] ? " [gone]" : "");
 	}
@@ -293,11 +311,13 @@ static int finish(struct report *rp)
 	int rc = 0;
 
 	d->b.out = rp->out;
-	fprintf(rp->out, "# dyncg diff, matched by name; times include tracing overhead\n");
+	fprintf(rp->out, "# dyncg diff, matched by name; %s\n",
+		d->insns ? "cost: inclusive instructions executed"
+			 : "cost: inclusive time; times include tracing overhead");
 	print_side(rp, "A");
 	print_side(&d->b, "B");
-	print_table(rp, &d->funcs, "functions", "FUNCTION");
-	print_table(rp, &d->edges, "edges", "CALLER -> CALLEE");
+	print_table(rp, &d->funcs, "functions", "FUNCTION", d->insns);
+	print_table(rp, &d->edges, "edges", "CALLER -> CALLEE", d->insns);
 	print_footer(rp, "# A: ");
 	print_footer(&d->b, "# B: ");
 	if (!d->b.rd.have_stats)

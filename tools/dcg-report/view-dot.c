@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * view-dot.c - the call graph for Graphviz: one node per function, one
- * edge per caller/callee pair labelled with its number of calls.  Roots
+ * view-dot.c - the call graph for Graphviz: one node per function,
+ * labelled with its inclusive and self instructions, one edge per
+ * caller/callee pair labelled with its number of calls and their
+ * inclusive instructions (a version 1 trace: calls only).  Roots
  * are drawn bold.  --svg pipes the graph through `dot -Tsvg`.  A trace
  * with no events but the tapset's edge table (EDGE records) is drawn
  * from that table.
@@ -62,11 +64,18 @@ static void write_dot(struct report *rp, FILE *f)
 	if (t->n == 1)
 		write_edge_table(rp, f);
 	for (i = 0; i < ft.nfuncs; i++) {
+		const struct func_stat *fs = &ft.funcs[i];
+
 		fprintf(f, "\tf%u [label=", i);
-		dot_label(f, ft.funcs[i].async ?
-			  node_name(rp, &(struct node){ .func = ft.funcs[i].func,
+		dot_label(f, fs->async ?
+			  node_name(rp, &(struct node){ .func = fs->func,
 							.async = true }) :
-			  func_name(rp, ft.funcs[i].func));
+			  func_name(rp, fs->func));
+		/* a second line: inclusive and self instructions */
+		if (have_insns(rp))
+			fprintf(f, "+\"\\n%llu insns (self %llu)\"",
+				(unsigned long long)fs->incl_insns,
+				(unsigned long long)fs->self_insns);
 		fprintf(f, "%s];\n", root[i] ? ", style=bold" : "");
 	}
 	for (i = 0; i < ft.nedges; i++) {
@@ -74,8 +83,12 @@ static void write_dot(struct report *rp, FILE *f)
 
 		if (e->caller == NO_FUNC)
 			continue;
-		fprintf(f, "\tf%u -> f%u [label=\"%llu\"];\n", e->caller,
+		fprintf(f, "\tf%u -> f%u [label=\"%llu", e->caller,
 			e->callee, (unsigned long long)e->calls);
+		if (have_insns(rp))
+			fprintf(f, "\\n%llu insns",
+				(unsigned long long)e->incl_insns);
+		fputs("\"];\n", f);
 	}
 	fprintf(f, "}\n");
 	free(root);

@@ -5,7 +5,8 @@
  * One rectangle per node of the call tree (one call path), the root at
  * the bottom.  Widths follow the folded view exactly: a node's weight
  * is the sum, over its subtree, of what the folded view gives each
- * path (self ns, or calls with --calls), so the rectangles are the
+ * path (self instructions, self ns with --cost time, or calls with
+ * --calls), so the rectangles are the
  * folded stacks and their prefix sums.  A node takes one row whatever
  * levels it stands for (a placeholder for lost levels is one row), so
  * the picture is as tall as the tree is deep in nodes.  Subtrees of
@@ -43,7 +44,7 @@ struct flame {
 
 static dcg_u64 weight(struct report *rp, const struct node *n)
 {
-	return rp->o->folded_calls ? n->calls : n->self_ns;
+	return node_weight(rp, n);
 }
 
 static void xml_text(FILE *f, const char *s, size_t max)
@@ -129,8 +130,7 @@ static void put_frame(struct report *rp, struct node *n, dcg_u32 id,
 		(unsigned long long)fl->tot[id], fl->row[id]);
 	xml_text(rp->out, name, (size_t)-1);
 	fprintf(rp->out, " (%llu %s, %.2f%%)</title>",
-		(unsigned long long)fl->tot[id],
-		rp->o->folded_calls ? "calls" : "ns",
+		(unsigned long long)fl->tot[id], weight_unit(rp),
 		100.0 * fl->tot[id] / fl->total);
 	fprintf(rp->out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\" rx=\"2\"/>",
 		x, y, w, FRAME_H - 1, colour);
@@ -209,14 +209,14 @@ static int finish(struct report *rp)
 		PAD_SIDE, h->pid);
 	xml_text(rp->out, h->comm, sizeof(h->comm));
 	fprintf(rp->out, "), mode %s, width = %s</text>\n", dcg_mode_name(h->mode),
-		rp->o->folded_calls ? "calls"
-				    : "self time in ns (includes tracing overhead)");
+		rp->o->folded_calls ? "calls" :
+		cost_insns(rp) ? "self instructions"
+			       : "self time in ns (includes tracing overhead)");
 	fprintf(rp->out, "<text x=\"%d\" y=\"34\" style=\"pointer-events:auto;cursor:pointer\" onclick=\"reset()\">Reset zoom</text>\n",
 		PAD_SIDE);
 	fprintf(rp->out, "<text x=\"%d\" y=\"%llu\">total %llu %s; click a frame to zoom</text>\n",
 		PAD_SIDE, (unsigned long long)height - 8,
-		(unsigned long long)fl.total,
-		rp->o->folded_calls ? "calls" : "ns");
+		(unsigned long long)fl.total, weight_unit(rp));
 	if (fl.total)
 		tree_walk(rp, put_frame, &fl);
 	fputs("</svg>\n", rp->out);

@@ -3,9 +3,10 @@
  * view-folded.c - stacks for flame graphs.
  *
  * Folded: one line per call path, "root;caller;callee VALUE", as
- * FlameGraph's flamegraph.pl reads it.  VALUE is the self time in ns of
- * that path (--calls: its number of calls); paths whose value is 0 are
- * left out, as they would draw nothing.
+ * FlameGraph's flamegraph.pl reads it.  VALUE is the instructions that
+ * path executed itself (--cost time: its self time in ns, which
+ * includes tracing overhead; --calls: its number of calls); paths whose
+ * value is 0 are left out, as they would draw nothing.
  * --speedscope: the same stacks as a speedscope "sampled" profile.
  * A path deeper than FOLD_OUTER + FOLD_INNER + 1 frames keeps its
  * outermost and innermost ones and shows the rest as one frame,
@@ -19,7 +20,7 @@
 
 static dcg_u64 value(struct report *rp, const struct node *n)
 {
-	return rp->o->folded_calls ? n->calls : n->self_ns;
+	return node_weight(rp, n);
 }
 
 /* Frame names never contain ';', the separator. */
@@ -140,7 +141,8 @@ static void speedscope(struct report *rp)
 				   : "{\"name\":\"[elided]\"}", rp->out);
 	fprintf(rp->out, "]},\"profiles\":[{\"type\":\"sampled\",\"name\":\"pid %u\","
 		"\"unit\":\"%s\",\"startValue\":0,\"endValue\":%llu,\"samples\":[",
-		rp->rd.header.pid, rp->o->folded_calls ? "none" : "nanoseconds",
+		rp->rd.header.pid,
+		strcmp(weight_unit(rp), "ns") ? "none" : "nanoseconds",
 		(unsigned long long)total);
 	ss.first = true;
 	tree_walk_path(rp, ss_sample, &ss);

@@ -2,7 +2,8 @@
 /*
  * view-graph.c - the call tree aggregated per path: every distinct
  * chain of callers is one line, with its number of calls, inclusive
- * time and self time (inclusive minus the children shown).  Children
+ * and self instructions, and inclusive and self time (self: inclusive
+ * minus the children shown).  Children
  * appear in the order they were first called.  Past INDENT_LEVELS
  * levels a line says "[depth N]" instead of indenting further.  A trace that carries
  * the tapset's edge table (EDGE records) gets it listed after the tree.
@@ -15,15 +16,21 @@ static void print_header_line(struct report *rp, const char *what)
 
 	fprintf(rp->out, "# dyncg %s: pid %u (%.16s), mode %s\n", what,
 		h->pid, h->comm, dcg_mode_name(h->mode));
+	print_cost_note(rp, "# ");
 }
 
 static void print_node(struct report *rp, struct node *n, dcg_u32 id,
 		       void *arg)
 {
-	fprintf(rp->out, "%10llu %13llu %13llu  ",
-		(unsigned long long)n->calls,
-		(unsigned long long)n->incl_ns,
-		(unsigned long long)n->self_ns);
+	fprintf(rp->out, "%10llu ", (unsigned long long)n->calls);
+	put_insns(rp, 13, n->incl_insns);
+	putc(' ', rp->out);
+	put_insns(rp, 13, n->self_insns);
+	putc(' ', rp->out);
+	put_dur(rp->out, 10, n->incl_ns);
+	putc(' ', rp->out);
+	put_dur(rp->out, 10, n->self_ns);
+	fputs("  ", rp->out);
 	indent(rp, n->depth);
 	fprintf(rp->out, "%s\n", node_name(rp, n));
 }
@@ -31,8 +38,8 @@ static void print_node(struct report *rp, struct node *n, dcg_u32 id,
 static int finish(struct report *rp)
 {
 	print_header_line(rp, "call graph");
-	fprintf(rp->out, "%10s %13s %13s  %s\n", "CALLS", "TOTAL(ns)",
-		"SELF(ns)", "FUNCTION");
+	fprintf(rp->out, "%10s %13s %13s %10s %10s  %s\n", "CALLS", "INSNS",
+		"SELF-INSNS", "TIME", "SELF-TIME", "FUNCTION");
 	tree_walk(rp, print_node, NULL);
 	edge_recs_print(rp, "");
 	print_footer(rp, "# ");

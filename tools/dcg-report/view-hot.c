@@ -139,17 +139,25 @@ static int finish(struct report *rp)
 	fprintf(rp->out, "# dyncg hot callees: pid %u (%.16s), threshold %llu calls per activation\n",
 		rp->rd.header.pid, rp->rd.header.comm,
 		(unsigned long long)rp->o->threshold);
+	print_cost_note(rp, "# ");
 	print_roots(rp, &ft, activations);
-	fprintf(rp->out, "%10s %12s %13s %13s  %s\n", "CALLS", "PER-ACT",
-		"TOTAL(ns)", "SELF(ns)", "FUNCTION");
+	fprintf(rp->out, "%10s %12s %13s %13s %10s %10s  %s\n", "CALLS",
+		"PER-ACT", "INSNS", "SELF-INSNS", "TIME", "SELF-TIME",
+		"FUNCTION");
 	for (i = 0; i < ft.nfuncs && hot[i].calls; i++) {
 		const struct func_stat *f = &ft.funcs[hot[i].fi];
 		double per = activations ? (double)hot[i].calls / activations : 0;
 
-		fprintf(rp->out, "%10llu %12.1f %13llu %13llu  %s%s%s\n",
-			(unsigned long long)hot[i].calls, per,
-			(unsigned long long)f->incl_ns,
-			(unsigned long long)f->self_ns,
+		fprintf(rp->out, "%10llu %12.1f ",
+			(unsigned long long)hot[i].calls, per);
+		put_insns(rp, 13, f->incl_insns);
+		putc(' ', rp->out);
+		put_insns(rp, 13, f->self_insns);
+		putc(' ', rp->out);
+		put_dur(rp->out, 10, f->incl_ns);
+		putc(' ', rp->out);
+		put_dur(rp->out, 10, f->self_ns);
+		fprintf(rp->out, "  %s%s%s\n",
 			func_name(rp, f->func), f->async ? " [async]" : "",
 			per > rp->o->threshold ? "  [too often]" : "");
 		if (per > rp->o->threshold)

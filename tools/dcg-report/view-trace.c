@@ -6,9 +6,11 @@
  *         TIME     TID  FUNCTION
  *            0     100  -> main
  *           10     100    -> foo [indirect]
- *           25     100    <- foo (15 ns)
+ *           25     100    <- foo (15 ns, 120 insns)
  *
- * TIME is ns from the trace start.  Arrows: "->" call, "=>" tail call
+ * TIME is ns from the trace start.  A return says how long the call
+ * took (with its unit; times include tracing overhead) and how many
+ * instructions it executed, callees included.  Arrows: "->" call, "=>" tail call
  * (replaces the frame above it), "~>" async entry (signal handler,
  * interrupt).  Returns that the tracer made up or could not match are
  * tagged: [synthetic] (shadow-stack resync after longjmp, unwinding,
@@ -56,6 +58,7 @@ static int start(struct report *rp)
 			h->host == DCG_HOST_STAP ? "stap" : "ptrace",
 			dcg_mode_name(h->mode),
 			h->flags & DCG_HDR_KERNEL ? ", kernel" : "");
+	print_cost_note(rp, "# ");
 	fprintf(rp->out, "%12s %7s  %s\n", "TIME(ns)", "TID", "FUNCTION");
 	return 0;
 }
@@ -97,14 +100,19 @@ static void enter(struct report *rp, struct thread *t, struct frame *f)
 }
 
 static void leave(struct report *rp, struct thread *t, struct frame *f,
-		  const struct dcg_rec_event *ret, dcg_u64 end_ts)
+		  const struct dcg_rec_event *ret, dcg_u64 end_ts,
+		  dcg_u64 insns)
 {
 	dcg_u64 dur = end_ts >= f->ev.ts ? end_ts - f->ev.ts : 0;
+	char buf[32];
 
 	line_start(rp, t->tid, end_ts, f->vdepth - f->span + 1);
-	fprintf(rp->out, "<- %s (%llu ns)",
+	fprintf(rp->out, "<- %s (%s",
 		f->placeholder ? "[unknown]" : func_name(rp, f->ev.to),
-		(unsigned long long)dur);
+		fmt_dur(dur, buf, sizeof(buf)));
+	if (have_insns(rp))
+		fprintf(rp->out, ", %llu insns", (unsigned long long)insns);
+	putc(')', rp->out);
 	if (!ret)
 		fputs(" [no return seen]", rp->out);
 	else if (ret->flags & DCG_EVF_SYNTHETIC)

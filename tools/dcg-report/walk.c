@@ -225,17 +225,28 @@ static void push(struct report *rp, struct thread *t,
 		announce(rp, t, t->depth - 1);
 }
 
+/*
+ * End the innermost frame at @end (its ts and insns): a RET, a tail
+ * call, the event that cut the stack, or the thread's last event.
+ */
 static void pop(struct report *rp, struct thread *t,
-		const struct dcg_rec_event *ret, dcg_u64 end_ts)
+		const struct dcg_rec_event *ret, const struct dcg_rec_event *end)
 {
 	struct frame *f = &t->stack[t->depth - 1];
 	struct frame *up = t->depth > 1 ? f - 1 : NULL;
+	dcg_u64 end_ts = end ? end->ts : t->last_ts;
+	dcg_u64 end_ic = end ? end->insns : t->last_insns;
 	dcg_u64 dur = end_ts >= f->ev.ts ? end_ts - f->ev.ts : 0;
+	/* a damaged trace's counter may go back: count nothing then */
+	dcg_u64 ic = end_ic >= f->ev.insns ? end_ic - f->ev.insns : 0;
 
 	if (up && up->plt_pending && f->in_lazy) {
-		if (!up->lazy_end)
+		if (!up->lazy_end) {
 			up->lazy_start = f->ev.ts;
+			up->lazy_start_ic = f->ev.insns;
+		}
 		up->lazy_end = end_ts > f->ev.ts ? end_ts : f->ev.ts + 1;
+		up->lazy_end_ic = end_ic;
 	}
 
 	if (f->visible && !f->announced && dur >= rp->o->min_duration)
@@ -252,11 +263,16 @@ static void pop(struct report *rp, struct thread *t,
 			n->calls++;
 			n->incl_ns += dur;
 			n->self_ns += self;
+			n->incl_insns += ic;
+			n->self_insns += ic >= f->child_insns ?
+					 ic - f->child_insns : 0;
 		}
-		if (f->vparent >= 0)
+		if (f->vparent >= 0) {
 			t->stack[f->vparent].child_ns += dur;
+			t->stack[f->vparent].child_insns += ic;
+		}
 		if (rp->view->leave)
-			rp->view->leave(rp, t, f, ret, end_ts);
+			rp->view->leave(rp, t, f, ret, end_ts, ic);
 	}
 	t->depth--;
 }
@@ -279,12 +295,12 @@ static void sync_depth(struct report *rp, struct thread *t, dcg_u32 want,
 		if (f->level - f->span < want) {
 			/* @want lies inside a placeholder: cut it there */
 			rp->ws.resync += f->level - want;
-			pop(rp, t, NULL, ev->ts);
+			pop(rp, t, NULL, ev);
 			have = top_level(t);
 			goto pad;
 		}
 		rp->ws.resync += f->tail ? 0 : f->span;
-		pop(rp, t, NULL, ev->ts);
+		pop(rp, t, NULL, ev);
 	}
 	have = top_level(t);
 	if (have >= want)
@@ -312,7 +328,7 @@ static void split_top(struct report *rp, struct thread *t,
 	if (!t->depth || t->stack[t->depth - 1].span < 2)
 		return;
 	span = t->stack[t->depth - 1].span;
-	pop(rp, t, NULL, ev->ts);
+	pop(rp, t, NULL, ev);
 	ph = *ev;
 	ph.kind = DCG_EV_CALL;
 	ph.from = ph.to = 0;
@@ -349,11 +365,13 @@ static void plt_resolved(struct report *rp, struct thread *t,
 	lz.from = ev->from;
 	lz.to = LAZY_BINDING_ADDR;
 	lz.ts = f->lazy_start;
+	lz.insns = f->lazy_start_ic;
 	lz.depth = f->level + 1;
 	push(rp, t, &lz, 0);
 	lz.kind = DCG_EV_RET;
 	lz.ts = f->lazy_end;
-	pop(rp, t, &lz, lz.ts);
+	lz.insns = f->lazy_end_ic;
+	pop(rp, t, &lz, &lz);
 }
 
 /* End the top frame and the frames it tail-called from: one level. */
@@ -364,7 +382,7 @@ static void pop_level(struct report *rp, struct thread *t,
 
 	for (;;) {
 		tail = t->stack[t->depth - 1].tail;
-		pop(rp, t, ev, ev->ts);
+		pop(rp, t, ev, ev);
 		if (!tail || !t->depth)
 			break;
 		t->stack[t->depth - 1].tail_ended = true;
@@ -403,6 +421,7 @@ void walk_event(struct report *rp, const struct dcg_rec_event *ev)
 		rp->ws.backwards++;
 	t->seq++;
 	t->last_ts = ev->ts;
+	t->last_insns = ev->insns;
 	if (ev->flags & DCG_EVF_SYNTHETIC)
 		rp->ws.synthetic++;
 	switch (ev->kind) {
@@ -448,7 +467,7 @@ void walk_finish(struct report *rp)
 		struct thread *t = &rp->threads[i];
 
 		while (t->depth) {
-			pop(rp, t, NULL, t->last_ts);
+			pop(rp, t, NULL, NULL);
 			rp->ws.unfinished++;
 		}
 	}

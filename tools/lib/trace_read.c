@@ -184,6 +184,14 @@ size_t dcg_rec_min_size(unsigned int type)
 	return 0;
 }
 
+/* Version 1 events lack the insns field. */
+static size_t rec_min_size(const struct dcg_reader *r, unsigned int type)
+{
+	if (type == DCG_REC_EVENT && r->have_header && r->header.version < 2)
+		return DCG_EVENT_SIZE_V1;
+	return dcg_rec_min_size(type);
+}
+
 static const char *const rec_names[DCG_REC_TYPES] = {
 	[DCG_REC_HEADER] = "header", [DCG_REC_EVENT] = "event",
 	[DCG_REC_MAP] = "map", [DCG_REC_KSYM] = "ksym",
@@ -200,10 +208,15 @@ static int check_header(struct dcg_reader *r, const struct dcg_rec_header *h)
 {
 	if (memcmp(h->magic, DCG_TRACE_MAGIC, 8) != 0)
 		return fail(r, r->offset, "bad magic, not a dyncg trace");
-	if (h->version != DCG_TRACE_VERSION)
+	if (h->version < DCG_TRACE_VERSION_MIN || h->version > DCG_TRACE_VERSION)
 		return fail(r, r->offset,
-			    "unsupported trace version %u (this reader reads version %u)",
-			    h->version, DCG_TRACE_VERSION);
+			    "unsupported trace version %u (this reader reads versions %u to %u)",
+			    h->version, DCG_TRACE_VERSION_MIN, DCG_TRACE_VERSION);
+	/* the event size depends on it: one stream, one version */
+	if (r->have_header && h->version != r->header.version)
+		return fail(r, r->offset,
+			    "header record: version %u differs from the first header's %u",
+			    h->version, r->header.version);
 	if (h->host != DCG_HOST_PTRACE && h->host != DCG_HOST_STAP)
 		return fail(r, r->offset, "header record: host %u is unknown",
 			    h->host);
@@ -283,10 +296,10 @@ static int check_record(struct dcg_reader *r, const struct dcg_rec *rec)
 	const unsigned char *p = (const unsigned char *)rec;
 	unsigned int type = rec->type;
 
-	if (rec->size < dcg_rec_min_size(type))
+	if (rec->size < rec_min_size(r, type))
 		return fail(r, r->offset,
 			    "%s record too small: size %u, needs at least %zu",
-			    rec_names[type], rec->size, dcg_rec_min_size(type));
+			    rec_names[type], rec->size, rec_min_size(r, type));
 	if (rec->tid >= DCG_TID_LIMIT)
 		return fail(r, r->offset, "%s record: tid %u is above the limit %u",
 			    rec_names[type], rec->tid, DCG_TID_LIMIT - 1);
@@ -397,6 +410,15 @@ int dcg_reader_next(struct dcg_reader *r, const struct dcg_rec **out)
 	r->next_offset += rec->size;
 	account(r, rec);
 	*out = rec;
+	if (rec->type == DCG_REC_EVENT && r->header.version < 2) {
+		/*
+		 * Hand out a whole event, instruction count unknown (0);
+		 * r.size stays what the stream holds.
+		 */
+		memset(&r->ev_v1, 0, sizeof(r->ev_v1));
+		memcpy(&r->ev_v1, rec, DCG_EVENT_SIZE_V1);
+		*out = &r->ev_v1.r;
+	}
 	return 1;
 }
 

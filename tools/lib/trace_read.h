@@ -9,7 +9,7 @@
  * dcg_reader_next() hands out one validated record at a time.  The
  * pointer stays valid until the next call.  A record is valid when:
  *   - the stream starts with a DCG_REC_HEADER with the right magic and a
- *     supported version;
+ *     supported version (1 or 2; every header of the stream the same);
  *   - its size is a multiple of 8, at least sizeof(struct dcg_rec), at
  *     most DCG_REC_MAX_SIZE, and at least the minimum of its type;
  *   - its string fields (map path, ksym name) end in a NUL inside it;
@@ -50,6 +50,8 @@ struct dcg_reader {
 
 	struct dcg_rec_header header;	/* the first header */
 	bool have_header;
+	/* a version 1 event, widened: insns 0 (dcg_reader_has_insns) */
+	struct dcg_rec_event ev_v1;
 
 	/* What the stream held, for footers and --stats. */
 	dcg_u64 count[DCG_REC_TYPES];	/* records by known type */
@@ -79,6 +81,15 @@ int dcg_reader_rewind(struct dcg_reader *r);
 bool dcg_reader_seekable(const struct dcg_reader *r);
 
 const char *dcg_reader_error(const struct dcg_reader *r);
+
+/*
+ * Do events carry instruction counts?  Version 1 traces do not: their
+ * events are handed out widened to the current struct, insns 0.
+ */
+static inline bool dcg_reader_has_insns(const struct dcg_reader *r)
+{
+	return r->have_header && r->header.version >= 2;
+}
 
 void dcg_reader_close(struct dcg_reader *r);
 
