@@ -258,10 +258,12 @@ static void do_jump(struct stop *st, const struct dcg_transfer *x)
 	if (!is_tail_call(st, x))
 		return;
 	top = top_frame(st);
-	top->func = st->ip;
 	if (dcg_branch_is_ret(x->branch))
 		flags |= DCG_EVF_INDIRECT;
+	/* emitted while the top frame still names the jumper, so that a
+	 * host can credit the call to it (the kernel's edge table) */
 	emit(st, DCG_EV_TAILCALL, flags, x->from, st->ip);
+	top->func = st->ip;
 }
 
 /* Innermost stored frame whose return slot is @slot, or -1. */

@@ -122,6 +122,8 @@ struct dcg_globals {
 	atomic64_t tail_traps;		/* traps of a slot not armed: TF cleared */
 	atomic64_t nested;		/* dynamic_call_graph(1) inside a window */
 	atomic64_t nomem;		/* windows closed: no shadow stack */
+	atomic64_t off_unopened;	/* dynamic_call_graph(0) in a thread
+					 * that never had a window */
 	atomic64_t btf_resynced;	/* CPUs whose BTF a remote disarm left set */
 };
 

@@ -191,12 +191,25 @@ static int dcg_func_bounds(void *ctx, dcg_u64 addr, dcg_u64 *start,
 	return 0;
 }
 
-/* Caller of the frame at @depth (1 = root): 0 if outside the stack. */
-static u64 dcg_parent_func(struct dcg_slot *s, u32 depth)
+/* Function of the frame at @depth (1 = root): 0 if outside the stack. */
+static u64 dcg_frame_func(struct dcg_slot *s, u32 depth)
 {
-	if (depth < 2 || depth - 2 >= s->engine.shadow.cap)
+	if (depth < 1 || depth - 1 >= s->engine.shadow.cap)
 		return 0;
-	return s->engine.shadow.frames[depth - 2].func;
+	return s->engine.shadow.frames[depth - 1].func;
+}
+
+/*
+ * The edge an event adds to the table: a CALL's caller is the frame
+ * below the new one; a tail call's is the frame it replaces, which the
+ * core still names when it emits (runtime/thread.c), so the callee
+ * nests under the function that jumped, as in ftrace and dcg-report.
+ */
+static u64 dcg_edge_caller(struct dcg_slot *s, const struct dcg_rec_event *e)
+{
+	if (e->kind == DCG_EV_TAILCALL)
+		return dcg_frame_func(s, e->depth);
+	return e->depth ? dcg_frame_func(s, e->depth - 1) : 0;
 }
 
 static void dcg_emit(void *ctx, const struct dcg_rec_event *ev)
@@ -211,7 +224,7 @@ static void dcg_emit(void *ctx, const struct dcg_rec_event *ev)
 	s->produced++;
 	atomic64_inc(&dcg_g.events);
 	if (e.kind == DCG_EV_CALL || e.kind == DCG_EV_TAILCALL)
-		dcg_edge_add(dcg_parent_func(s, e.depth), e.to);
+		dcg_edge_add(dcg_edge_caller(s, &e), e.to);
 	if (s->produced > s->budget) {
 		s->dropped++;
 		atomic64_inc(&dcg_g.dropped);
@@ -616,11 +629,17 @@ static void dcg_window_finish(struct dcg_slot *s)
 
 /*
  * dynamic_call_graph(0) in a probe of the traced thread.  Returns NULL
- * or a message for error(): no user task here, off for a thread that
- * was never on, or off again after the (0) that closed its window.  A
- * window that ended by itself (its root returned before the .return
- * probe ran, exec, a debugger) takes one (0) quietly: the script could
- * not know.
+ * or a message for error(): no user task here, or off again after the
+ * (0) that closed its window.  A window that ended by itself (its root
+ * returned before the .return probe ran, exec, a debugger) takes one
+ * (0) quietly: the script could not know.
+ *
+ * A (0) in a thread that never had a window is counted, not an error:
+ * a .return probe fires for a call whose entry probe did not, when the
+ * thread was already in the function as the session's uprobes went in
+ * (staprun attaching to a running program registers the return and the
+ * entry consumer one after the other).  The script cannot tell that
+ * case from its own mistake, so dcg_window_warn() says both at the end.
  */
 static const char *dcg_close(struct pt_regs *regs)
 {
@@ -633,8 +652,10 @@ static const char *dcg_close(struct pt_regs *regs)
 	if (dcg_stopping())	/* its (1) may have come too late to open */
 		return NULL;
 	s = dcg_slot_find(current);
-	if (!s)
-		return "dynamic_call_graph(0): tracing was never turned on for this thread";
+	if (!s) {
+		atomic64_inc(&dcg_g.off_unopened);
+		return NULL;
+	}
 	st = atomic_read(&s->state);
 	if (st == DCG_SLOT_CLOSED) {
 		if (s->closed_by_user)
@@ -659,6 +680,16 @@ static const char *dcg_close(struct pt_regs *regs)
 	if (!dcg_stopping())
 		dcg_queue_work(s);	/* wait for stapio on the way out */
 	return NULL;
+}
+
+/* probe end: the (0) calls that found no window (dcg_close()). */
+static void dcg_window_warn(void)
+{
+	long long n = atomic64_read(&dcg_g.off_unopened);
+
+	if (n)
+		_stp_warn("dynamic_call_graph(0): %lld call(s) in threads that were never turned on, ignored (a .return probe whose entry probe did not fire, as when the thread was already inside the function when the session started; or a (0) without its (1))",
+			  n);
 }
 
 /*

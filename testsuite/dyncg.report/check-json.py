@@ -18,13 +18,31 @@ def report(ok, what):
     print("%s: %s" % ("PASS" if ok else "FAIL", what))
 
 
+def chrome_meta(ev, tids):
+    """A metadata event: process_name, or thread_name of a thread that
+    has events (in this file or an earlier part)."""
+    if not isinstance(ev.get("args", {}).get("name"), str) or "pid" not in ev:
+        return False
+    if ev["name"] == "process_name":
+        return "tid" not in ev
+    return ev["name"] == "thread_name" and ev.get("tid") in tids
+
+
 def chrome(nx, ni, files):
     xs = is_ = 0
-    ok = True
+    ok = named = True
+    tids = set()
     for name in files:
         with open(name) as f:
             doc = json.load(f)
-        for ev in doc["traceEvents"]:
+        evs = doc["traceEvents"]
+        tids |= {ev.get("tid") for ev in evs if ev.get("ph") != "M"}
+        meta = [ev for ev in evs if ev.get("ph") == "M"]
+        named = named and all(chrome_meta(ev, tids) for ev in meta) and \
+            sum(ev["name"] == "process_name" for ev in meta) == 1
+        for ev in evs:
+            if ev.get("ph") == "M":
+                continue
             for key in ("ph", "ts", "pid", "tid", "name"):
                 if key not in ev:
                     ok = False
@@ -34,6 +52,7 @@ def chrome(nx, ni, files):
             elif ev["ph"] == "i":
                 is_ += 1
     report(ok, "chrome: every event has ph, ts, pid, tid, name")
+    report(named, "chrome: every file names the process once, and only threads it has")
     report(xs == nx and is_ == ni,
            "chrome: %d complete and %d instant events in %d file(s) (got %d, %d)"
            % (nx, ni, len(files), xs, is_))

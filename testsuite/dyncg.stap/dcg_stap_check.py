@@ -228,9 +228,10 @@ def cmd_edges(trace, csv):
                     counted[(st[-1] if st else 0, to)] += 1
                 st.append(to)
             elif typ == "tailcall":
+                # the callee nests under the function that jumped
+                counted[(st[-1] if st else 0, to)] += 1
                 if st:
                     st.pop()
-                counted[(st[-1] if st else 0, to)] += 1
                 st.append(to)
             elif typ == "ret":
                 if st:

@@ -256,7 +256,9 @@ vm_chroot() {
 	for p in ${VM_BIND:-}; do
 		case $p in /*) ;; *) continue ;; esac
 		top=/$(echo "$p" | cut -d/ -f2)
-		case $top in /|/usr|/etc|/var|/bin|/sbin|/lib|/lib64|/lib32|/libx32|/boot|/opt|/proc|/sys|/dev|/run|/srv) continue ;; esac
+		# "/.." (from a relative "../x" argument) would bind the
+		# host's / over the root's parent, hiding the root itself
+		case $top in /|/.|/..|/usr|/etc|/var|/bin|/sbin|/lib|/lib64|/lib32|/libx32|/boot|/opt|/proc|/sys|/dev|/run|/srv) continue ;; esac
 		[ -d "$top" ] || continue
 		case $tops in *" $top "*) ;; *) tops="$tops$top " ;; esac
 	done

@@ -117,6 +117,8 @@ static void usage(void)
 	     "  --srcline            add file:line\n"
 	     "  --inline             show inlined frames at call sites\n"
 	     "  --mangled            print C++ names as in the symbol table\n"
+	     "  --show-plt           PLT stubs and lazy binding as they ran (by\n"
+	     "                       default a PLT call is one call to its target)\n"
 	     "  --kallsyms FILE      kernel symbols, /proc/kallsyms format\n"
 	     "  --system-map FILE    kernel symbols, System.map format\n"
 	     "  --vmlinux FILE       kernel symbols from a vmlinux ELF\n"
@@ -160,7 +162,7 @@ enum {
 	OPT_MINDUR, OPT_FROM, OPT_TO, OPT_THRESHOLD, OPT_SVG,
 	OPT_SPEEDSCOPE, OPT_CALLS, OPT_MAXSIZE, OPT_SRCLINE, OPT_INLINE, OPT_MANGLED,
 	OPT_KALLSYMS, OPT_SYSMAP, OPT_VMLINUX, OPT_DEBUGINFO, OPT_RAW,
-	OPT_VERSION, OPT_COST,
+	OPT_SHOWPLT, OPT_VERSION, OPT_COST,
 };
 
 static const struct option longopts[] = {
@@ -187,6 +189,7 @@ static const struct option longopts[] = {
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 	{ "debuginfo-path", required_argument, NULL, OPT_DEBUGINFO },
 	{ "raw", no_argument, NULL, OPT_RAW },
+	{ "show-plt", no_argument, NULL, OPT_SHOWPLT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -271,6 +274,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case OPT_SRCLINE:	o->sym.srcline = true; break;
 		case OPT_INLINE:	o->sym.inlines = true; break;
 		case OPT_MANGLED:	o->sym.mangled = true; break;
+		case OPT_SHOWPLT:	o->show_plt = true; break;
 		case OPT_KALLSYMS:	o->sym.kallsyms = optarg; break;
 		case OPT_SYSMAP:	o->sym.system_map = optarg; break;
 		case OPT_VMLINUX:	o->sym.vmlinux = optarg; break;
@@ -321,6 +325,8 @@ const char *func_name(struct report *rp, dcg_u64 addr)
 
 	if (!addr)
 		return "[unknown]";
+	if (addr == LAZY_BINDING_ADDR)
+		return "[lazy binding]";
 	if (!rp->sym) {
 		snprintf(b, sizeof(buf[0]), "0x%llx", (unsigned long long)addr);
 		return b;
@@ -333,9 +339,21 @@ const char *func_base_name(struct report *rp, dcg_u64 addr)
 {
 	if (!addr)
 		return "[unknown]";
-	if (!rp->sym)
+	if (!rp->sym || addr == LAZY_BINDING_ADDR)
 		return func_name(rp, addr);
 	return dcg_sym_lookup(rp->sym, addr)->func;
+}
+
+/*
+ * A PLT stub (the symbolizer names it "func@plt" from the relocation it
+ * jumps through).  Its own jump to the target comes next in the trace
+ * as a tail call.
+ */
+bool func_is_plt_stub(struct report *rp, dcg_u64 addr)
+{
+	if (!rp->sym || addr <= LAZY_BINDING_ADDR)
+		return false;
+	return dcg_sym_lookup(rp->sym, addr)->plt;
 }
 
 const char *node_name(struct report *rp, const struct node *n)
@@ -584,6 +602,9 @@ static int replay(struct report *rp, bool scanned)
 			break;
 		case DCG_REC_EDGE:
 			edge_recs_add(&rp->edges, (const void *)rec);
+			break;
+		case DCG_REC_THREAD:
+			walk_thread_rec(rp, (const void *)rec);
 			break;
 		}
 	}

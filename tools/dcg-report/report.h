@@ -41,6 +41,8 @@ struct options {
 	bool folded_calls;		/* folded: weights are calls, not ns */
 	dcg_u64 max_size;		/* chrome: split output files */
 	bool raw;			/* no symbolization */
+	bool show_plt;			/* PLT stubs and lazy binding as
+					 * they ran, not folded */
 	int cost;			/* COST_* */
 	struct dcg_symopts sym;
 };
@@ -64,6 +66,21 @@ struct frame {
 	bool excluded;			/* inside an --exclude subtree */
 	bool included;			/* inside an --include subtree */
 	bool placeholder;		/* made up to fill a depth gap */
+	bool tail;			/* entered by a tail call: a child
+					 * of the frame that jumped, on the
+					 * same recorded level, and ends
+					 * with it */
+	bool tail_ended;		/* ending because its tail-callee
+					 * returned: the RET is the callee's */
+	bool plt_pending;		/* a PLT stub whose jump to its
+					 * target has not come yet */
+	bool plt;			/* called through a PLT stub, now
+					 * named by the target */
+	bool in_lazy;			/* the dynamic linker's lazy binding
+					 * under a PLT stub: folded into one
+					 * "[lazy binding]" node */
+	dcg_u64 lazy_start, lazy_end;	/* plt_pending: lazy binding seen */
+	dcg_u64 lazy_start_ic, lazy_end_ic;	/* and its insns counts */
 	dcg_u32 level;			/* recorded depth of this frame */
 	dcg_u32 span;			/* levels it stands for: 1, or a
 					 * placeholder's whole gap */
@@ -73,6 +90,8 @@ struct thread {
 	dcg_u32 tid;
 	dcg_u64 seq;			/* events seen for this thread */
 	dcg_u64 last_ts;
+	char comm[16];			/* from its THREAD records, NUL-padded */
+	bool named;			/* comm is set */
 	dcg_u64 last_insns;		/* the last event's instruction count */
 	struct frame *stack;
 	dcg_u32 depth, cap;		/* frames in stack[], not levels:
@@ -105,6 +124,8 @@ struct view {
 	int (*prepare)(struct report *rp);
 	int (*finish)(struct report *rp);
 	bool second_input;		/* takes two trace files */
+	bool raw_events;		/* one line per event: PLT stubs and
+					 * lazy binding are not folded */
 };
 
 /* The per-path call tree: node 0 is the virtual root above all roots. */
@@ -180,6 +201,7 @@ struct report {
 
 /* walk.c */
 void walk_event(struct report *rp, const struct dcg_rec_event *ev);
+void walk_thread_rec(struct report *rp, const struct dcg_rec_thread *tr);
 void walk_finish(struct report *rp);
 void walk_free(struct report *rp);
 dcg_u64 rel_ts(const struct report *rp, dcg_u64 ts);
@@ -254,6 +276,14 @@ void func_table_free(struct func_table *ft);
 /* main.c: names and output helpers shared by the views */
 const char *func_name(struct report *rp, dcg_u64 addr);	/* with +off */
 const char *func_base_name(struct report *rp, dcg_u64 addr);	/* no off */
+bool func_is_plt_stub(struct report *rp, dcg_u64 addr);
+
+/*
+ * The node that stands for the dynamic linker's lazy binding under a
+ * folded PLT call (walk.c): no function lies at address 1, and the name
+ * functions above give "[lazy binding]" for it.
+ */
+#define LAZY_BINDING_ADDR	1
 const char *node_name(struct report *rp, const struct node *n);
 void print_footer(struct report *rp, const char *prefix);
 /* the cost views weigh by: true for instructions, false for time */

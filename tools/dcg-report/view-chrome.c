@@ -54,8 +54,48 @@ static void open_part(struct report *rp, struct chrome *c)
 	c->first = true;
 }
 
+/* One metadata event ("ph":"M") naming the process or a thread. */
+static void put_name(struct chrome *c, const char *what, dcg_u32 pid,
+		     dcg_u32 tid, const char *comm16)
+{
+	char name[17];
+
+	memcpy(name, comm16, 16);
+	name[16] = '\0';
+	fprintf(c->f, "%s{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%u,",
+		c->first ? "\n" : ",\n", what, pid);
+	if (tid)
+		fprintf(c->f, "\"tid\":%u,", tid);
+	fputs("\"args\":{\"name\":", c->f);
+	json_string(c->f, name);
+	fputs("}}", c->f);
+	c->first = false;
+}
+
+/*
+ * Every file names the process and the threads known so far, so that
+ * each part of a split trace opens with names in Perfetto: a thread by
+ * its THREAD record, else the main thread by the header's comm.
+ */
+static void put_names(struct report *rp, struct chrome *c)
+{
+	const struct dcg_rec_header *h = &rp->rd.header;
+	dcg_u32 i;
+
+	put_name(c, "process_name", h->pid, 0, h->comm);
+	for (i = 0; i < rp->nthreads; i++) {
+		const struct thread *t = &rp->threads[i];
+
+		if (t->named)
+			put_name(c, "thread_name", h->pid, t->tid, t->comm);
+		else if (t->tid == h->pid)
+			put_name(c, "thread_name", h->pid, t->tid, h->comm);
+	}
+}
+
 static void close_part(struct report *rp, struct chrome *c)
 {
+	put_names(rp, c);
 	fputs("\n]}\n", c->f);
 	if (c->f != rp->out && fclose(c->f)) {
 		fprintf(stderr, "dcg-report: write error: %s\n", strerror(errno));
@@ -84,16 +124,30 @@ static int start(struct report *rp)
 	return 0;
 }
 
+/* At most this many bytes per name put_names() writes. */
+#define NAME_EVENT_MAX	200
+
+static dcg_u64 names_size(const struct report *rp)
+{
+	dcg_u64 n = 1;
+	dcg_u32 i;
+
+	for (i = 0; i < rp->nthreads; i++)
+		n += rp->threads[i].named ||
+		     rp->threads[i].tid == rp->rd.header.pid;
+	return n * NAME_EVENT_MAX;
+}
+
 /*
- * Start an event of at most @need bytes, in a new file when it and the
- * closing "]}" would not fit under --max-size.  Every event is measured
- * before it is written; only an event bigger than the limit on its own
- * gets a file that exceeds it.
+ * Start an event of at most @need bytes, in a new file when it, the
+ * names and the closing "]}" would not fit under --max-size.  Every
+ * event is measured before it is written; only an event bigger than the
+ * limit on its own gets a file that exceeds it.
  */
 static void event_start(struct report *rp, struct chrome *c, size_t need)
 {
 	if (rp->o->max_size && !c->first &&
-	    c->bytes + 2 + need + 4 > rp->o->max_size) {
+	    c->bytes + 2 + need + names_size(rp) + 4 > rp->o->max_size) {
 		close_part(rp, c);
 		open_part(rp, c);
 	}

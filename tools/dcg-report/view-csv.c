@@ -96,8 +96,8 @@ static void leave(struct report *rp, struct thread *t, struct frame *f,
 {
 	struct line l = { t->tid, t->seq, ret, NULL, NULL };
 
-	/* a tail call's own line comes from entering the new frame */
-	if (!ret || ret->kind != DCG_EV_RET)
+	/* one line per RET: the tail-callee's, not its jumper's too */
+	if (!ret || ret->kind != DCG_EV_RET || f->tail_ended)
 		return;
 	l.caller = func_base_name(rp, ret->to);
 	l.callee = f->placeholder ? func_base_name(rp, ret->from)
@@ -123,10 +123,10 @@ static int finish(struct report *rp)
 
 const struct view view_csv = {
 	.name = "csv", .start = start, .enter = enter, .leave = leave,
-	.orphan = orphan, .finish = finish,
+	.orphan = orphan, .finish = finish, .raw_events = true,
 };
 
 const struct view view_jsonl = {
 	.name = "jsonl", .start = start, .enter = enter, .leave = leave,
-	.orphan = orphan, .finish = finish,
+	.orphan = orphan, .finish = finish, .raw_events = true,
 };

@@ -86,6 +86,8 @@ static void enter(struct report *rp, struct thread *t, struct frame *f)
 	fprintf(rp->out, "%s %s", arrow, func_name(rp, ev->to));
 	if (ev->kind == DCG_EV_ASYNC)
 		fputs(" [async]", rp->out);
+	if (f->plt)
+		fputs(" [plt]", rp->out);
 	if (ev->flags & DCG_EVF_INDIRECT)
 		fputs(" [indirect]", rp->out);
 	if (ev->flags & DCG_EVF_SKIPPED)
@@ -104,8 +106,6 @@ static void leave(struct report *rp, struct thread *t, struct frame *f,
 	dcg_u64 dur = end_ts >= f->ev.ts ? end_ts - f->ev.ts : 0;
 	char buf[32];
 
-	if (ret && ret->kind == DCG_EV_TAILCALL)
-		return;
 	line_start(rp, t->tid, end_ts, f->vdepth - f->span + 1);
 	fprintf(rp->out, "<- %s (%s",
 		f->placeholder ? "[unknown]" : func_name(rp, f->ev.to),

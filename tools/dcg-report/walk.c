@@ -12,6 +12,13 @@
  * call, so visible frames are announced lazily: a frame is announced
  * when it or a descendant ends having lasted long enough, outermost
  * first.  Memory stays proportional to the depth, not the trace.
+ *
+ * PLT calls are folded (not with --show-plt, nor in the per-event csv
+ * and jsonl): a call to a stub waits, unannounced, for the stub's jump
+ * to its target and is then named by the target, flagged "plt".  What
+ * runs under the stub before that jump is the dynamic linker's lazy
+ * binding (_dl_runtime_resolve calling _dl_fixup): hidden, and shown as
+ * one "[lazy binding]" child of the target.
  */
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -109,6 +116,11 @@ static bool glob_func(struct report *rp, const char *const *globs,
 	       glob_any(globs, n, func_name(rp, addr));
 }
 
+static bool fold_plt(const struct report *rp)
+{
+	return !rp->o->show_plt && !rp->view->raw_events;
+}
+
 static void announce_one(struct report *rp, struct thread *t, dcg_u32 idx)
 {
 	struct frame *f = &t->stack[idx];
@@ -155,14 +167,34 @@ static dcg_u32 top_level(const struct thread *t)
 	return t->depth ? t->stack[t->depth - 1].level : 0;
 }
 
+/* --exclude, --include, --depth, --from and --to, by f->ev.to's name. */
+static void apply_filters(struct report *rp, struct frame *f,
+			  const struct frame *up)
+{
+	const struct options *o = rp->o;
+	dcg_u64 ts = rel_ts(rp, f->ev.ts);
+
+	f->excluded = up && up->excluded;
+	f->included = up ? up->included : !o->ninclude;
+	if (!f->placeholder && o->nexclude &&
+	    glob_func(rp, o->exclude, o->nexclude, f->ev.to))
+		f->excluded = true;
+	if (!f->placeholder && o->ninclude &&
+	    glob_func(rp, o->include, o->ninclude, f->ev.to))
+		f->included = true;
+	/* a placeholder shows if its outermost level does */
+	f->visible = !f->excluded && f->included && !f->in_lazy &&
+		     (!o->max_depth || f->vdepth - f->span < o->max_depth) &&
+		     (!o->have_from || ts >= o->from) &&
+		     (!o->have_to || ts <= o->to);
+}
+
 /* @span: 0 for the event's own frame, else a placeholder's levels. */
 static void push(struct report *rp, struct thread *t,
 		 const struct dcg_rec_event *ev, dcg_u32 span)
 {
-	const struct options *o = rp->o;
 	bool placeholder = span != 0;
 	struct frame *f, *up;
-	dcg_u64 ts;
 
 	if (t->depth == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 64;
@@ -175,26 +207,21 @@ static void push(struct report *rp, struct thread *t,
 	f->seq = t->seq;
 	f->placeholder = placeholder;
 	f->span = placeholder ? span : 1;
-	f->level = (up ? up->level : 0) + f->span;
+	/* a tail call replaced the jumper's level: it nests, as in
+	 * ftrace and uftrace, without a level of its own */
+	f->tail = !placeholder && ev->kind == DCG_EV_TAILCALL && up;
+	f->level = (up ? up->level : 0) + (f->tail ? 0 : f->span);
 	f->vparent = up ? (up->visible ? (dcg_s32)(t->depth - 2) : up->vparent)
 			: -1;
 	f->vdepth = (f->vparent >= 0 ? t->stack[f->vparent].vdepth : 0) +
 		    f->span;
-	f->excluded = up && up->excluded;
-	f->included = up ? up->included : !o->ninclude;
-	if (!placeholder && o->nexclude &&
-	    glob_func(rp, o->exclude, o->nexclude, ev->to))
-		f->excluded = true;
-	if (!placeholder && o->ninclude &&
-	    glob_func(rp, o->include, o->ninclude, ev->to))
-		f->included = true;
-	ts = rel_ts(rp, ev->ts);
-	/* a placeholder shows if its outermost level does */
-	f->visible = !f->excluded && f->included &&
-		     (!o->max_depth || f->vdepth - f->span < o->max_depth) &&
-		     (!o->have_from || ts >= o->from) &&
-		     (!o->have_to || ts <= o->to);
-	if (f->visible && !o->min_duration)
+	/* below a stub that has not jumped yet: lazy binding */
+	f->in_lazy = up && (up->in_lazy ||
+			    (up->plt_pending && ev->kind != DCG_EV_TAILCALL));
+	f->plt_pending = !placeholder && !f->in_lazy && fold_plt(rp) &&
+			 ev->kind != DCG_EV_ASYNC && func_is_plt_stub(rp, ev->to);
+	apply_filters(rp, f, up);
+	if (f->visible && !rp->o->min_duration && !f->plt_pending)
 		announce(rp, t, t->depth - 1);
 }
 
@@ -206,11 +233,21 @@ static void pop(struct report *rp, struct thread *t,
 		const struct dcg_rec_event *ret, const struct dcg_rec_event *end)
 {
 	struct frame *f = &t->stack[t->depth - 1];
+	struct frame *up = t->depth > 1 ? f - 1 : NULL;
 	dcg_u64 end_ts = end ? end->ts : t->last_ts;
 	dcg_u64 end_ic = end ? end->insns : t->last_insns;
 	dcg_u64 dur = end_ts >= f->ev.ts ? end_ts - f->ev.ts : 0;
 	/* a damaged trace's counter may go back: count nothing then */
 	dcg_u64 ic = end_ic >= f->ev.insns ? end_ic - f->ev.insns : 0;
+
+	if (up && up->plt_pending && f->in_lazy) {
+		if (!up->lazy_end) {
+			up->lazy_start = f->ev.ts;
+			up->lazy_start_ic = f->ev.insns;
+		}
+		up->lazy_end = end_ts > f->ev.ts ? end_ts : f->ev.ts + 1;
+		up->lazy_end_ic = end_ic;
+	}
 
 	if (f->visible && !f->announced && dur >= rp->o->min_duration)
 		announce(rp, t, t->depth - 1);
@@ -262,7 +299,7 @@ static void sync_depth(struct report *rp, struct thread *t, dcg_u32 want,
 			have = top_level(t);
 			goto pad;
 		}
-		rp->ws.resync += f->span;
+		rp->ws.resync += f->tail ? 0 : f->span;
 		pop(rp, t, NULL, ev);
 	}
 	have = top_level(t);
@@ -303,6 +340,56 @@ static void split_top(struct report *rp, struct thread *t,
 }
 
 /*
+ * The pending PLT stub on top jumps to its target: the frame becomes the
+ * target's, checked against the filters by that name, and is shown; the
+ * lazy binding that ran under the stub follows as one child node.
+ */
+static void plt_resolved(struct report *rp, struct thread *t,
+			 const struct dcg_rec_event *ev)
+{
+	dcg_u32 idx = t->depth - 1;
+	struct frame *f = &t->stack[idx];
+	struct dcg_rec_event lz;
+
+	f->plt_pending = false;
+	f->plt = true;
+	f->ev.to = ev->to;
+	apply_filters(rp, f, idx ? f - 1 : NULL);
+	if (f->visible && !rp->o->min_duration)
+		announce(rp, t, idx);
+	if (!f->lazy_end)
+		return;
+	lz = *ev;
+	lz.kind = DCG_EV_CALL;
+	lz.flags = 0;
+	lz.from = ev->from;
+	lz.to = LAZY_BINDING_ADDR;
+	lz.ts = f->lazy_start;
+	lz.insns = f->lazy_start_ic;
+	lz.depth = f->level + 1;
+	push(rp, t, &lz, 0);
+	lz.kind = DCG_EV_RET;
+	lz.ts = f->lazy_end;
+	lz.insns = f->lazy_end_ic;
+	pop(rp, t, &lz, &lz);
+}
+
+/* End the top frame and the frames it tail-called from: one level. */
+static void pop_level(struct report *rp, struct thread *t,
+		      const struct dcg_rec_event *ev)
+{
+	bool tail;
+
+	for (;;) {
+		tail = t->stack[t->depth - 1].tail;
+		pop(rp, t, ev, ev);
+		if (!tail || !t->depth)
+			break;
+		t->stack[t->depth - 1].tail_ended = true;
+	}
+}
+
+/*
  * A RET carries the depth left behind, one less than its frame's
  * (doc/trace-format.md); an unmatched one carries 0 and its flag.
  */
@@ -312,7 +399,7 @@ static void walk_ret(struct report *rp, struct thread *t,
 	if (!(ev->flags & DCG_EVF_UNMATCHED) && t->depth) {
 		sync_depth(rp, t, ev->depth + 1, ev);
 		split_top(rp, t, ev);
-		pop(rp, t, ev, ev);
+		pop_level(rp, t, ev);
 		return;
 	}
 	rp->ws.unmatched++;
@@ -345,16 +432,30 @@ void walk_event(struct report *rp, const struct dcg_rec_event *ev)
 		push(rp, t, ev, 0);
 		break;
 	case DCG_EV_TAILCALL:
+		/* the jumper stays open: the callee nests under it */
 		sync_depth(rp, t, ev->depth ? ev->depth : top_level(t), ev);
 		split_top(rp, t, ev);
-		if (t->depth)
-			pop(rp, t, ev, ev);
-		push(rp, t, ev, 0);
+		if (t->depth && t->stack[t->depth - 1].plt_pending)
+			plt_resolved(rp, t, ev);
+		else
+			push(rp, t, ev, 0);
 		break;
 	case DCG_EV_RET:
 		walk_ret(rp, t, ev);
 		break;
 	}
+}
+
+/* A THREAD record names its thread (the chrome view's metadata). */
+void walk_thread_rec(struct report *rp, const struct dcg_rec_thread *tr)
+{
+	struct thread *t;
+
+	if (!tid_wanted(rp->o, tr->r.tid))
+		return;
+	t = find_thread(rp, tr->r.tid);
+	memcpy(t->comm, tr->comm, sizeof(t->comm));
+	t->named = true;
 }
 
 /* Frames still open when the trace ends close at the thread's last time. */

@@ -809,6 +809,7 @@ static void resolve_user(struct dcg_symbolizer *s, dcg_u64 addr,
 	} else if ((stub = plt_name(mod, addr))) {
 		y->func = plt_symbol_name(s, stub);
 		y->known = true;	/* offset 0: a stub is one "function" */
+		y->plt = true;
 	} else {
 		rel = addr;
 		if (dwfl_module_relocate_address(mod, &rel) < 0)

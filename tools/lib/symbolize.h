@@ -31,6 +31,7 @@ struct dcg_symbol {
 	const char *func;	/* function name; "obj+0xN" or "0xN" if none */
 	dcg_u64 offset;		/* address - function start (0 if no func) */
 	bool known;		/* a symbol was found */
+	bool plt;		/* a PLT stub, named "func@plt" */
 	const char *srcline;	/* "file:line", or NULL */
 	const char *inlined;	/* "f <- g <- h" innermost first, or NULL */
 };
