@@ -20,9 +20,8 @@ REPFN is not used); the expected dcg counts are callgrind's minus the
 difference, in REPFN's self count, in the edges into REPFN, and in the
 total.  REPFN must have one caller, the root, whose own edge is not
 compared.  With "noedges" only the total and the self counts are
-compared: for a program with tail calls, which callgrind nests under the
-function that jumped and dcg-trace (until tail calls nest) makes calls
-from that function's caller; the instructions are the same.  Prints one
+compared (for a program whose call edges the two tools draw apart).
+Prints one
 line per difference and "ok: ..." at the end; exit status 1 on any
 difference.
 """
