@@ -330,7 +330,9 @@ def cmd_edges(binpath):
                 counted[key] = counted.get(key, 0) + 1
             stack.append(e["to"])
         elif e["kind"] == EV_TAIL:
-            key = (stack[-2] if len(stack) >= 2 else 0, e["to"])
+            # the tail-callee nests under the function that jumped, as
+            # the module's table has it (runtime/linux/window.c)
+            key = (stack[-1] if stack else 0, e["to"])
             counted[key] = counted.get(key, 0) + 1
             if stack:
                 stack[-1] = e["to"]
