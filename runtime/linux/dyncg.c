@@ -39,6 +39,7 @@
 #include "trap_flag.c"
 #include "task_slots.c"
 #include "user_flags.c"	/* the program's own TF in user windows */
+#include "build_id.c"	/* the build-id of MAP records */
 #include "transport.c"
 #include "edge_table.c"
 #include "die_notifier.c"

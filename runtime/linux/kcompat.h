@@ -16,7 +16,7 @@
  * probes here run inside the module's own compilation, against exactly
  * the headers and stap runtime of that build:
  *   - a name the kernel defines as a macro is tested with #ifdef (the
- *     macro is the feature: for_each_vma, task_is_running);
+ *     macro is the feature: task_is_running);
  *   - a function whose signature changed is called through C11
  *     _Generic on its declared type: the branch that matches the real
  *     prototype is the one compiled into the call, the other is only
@@ -76,17 +76,15 @@ static inline int dcg_wrmsr_safe(unsigned int msr, u64 val)
  * K3. Walking a process's mappings (transport.c, MAP records).  6.1
  * replaced the VMA list (mm->mmap, vma->vm_next) with the maple tree
  * and the VMA_ITERATOR/for_each_vma() macros; 5.10 .. 6.0 have only the
- * list.  Decided by the macro.  The caller holds mmap_read_lock()
- * (5.8+).
+ * list.  The walk does not iterate at all: it drops mmap_lock between
+ * mappings (to read each file's build-id, build_id.c), so it asks
+ * find_vma(mm, end of the last one) each time, which kept its name,
+ * its signature and its meaning (the first vma ending above the
+ * address) on 5.10 .. 7.x.  Nothing to choose.  mmap_read_lock() is
+ * 5.8+.  kernel_read(file, buf, count, &pos), get_file(), fput(),
+ * i_size_read(file_inode()) (build_id.c) have the same signatures on
+ * 5.10 .. 7.x too.
  */
-#ifdef for_each_vma
-#define DCG_VMA_ITER(it, mm)		VMA_ITERATOR(it, (mm), 0)
-#define DCG_FOR_EACH_VMA(it, mm, vma)	for_each_vma(it, (vma))
-#else
-#define DCG_VMA_ITER(it, mm)		int it __maybe_unused
-#define DCG_FOR_EACH_VMA(it, mm, vma)				\
-	for ((vma) = (mm)->mmap; (vma); (vma) = (vma)->vm_next)
-#endif
 
 /*
  * K4. task_is_running() (kernel_window.c teardown): a macro since 5.14,

@@ -21,7 +21,9 @@
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 
-#define DCG_READ_WAIT_MS	1000	/* longest wait for stapio to read */
+#define DCG_READ_WAIT_MS	1000	/* longest wait for stapio to make
+					 * progress reading */
+#define DCG_READ_WAIT_MAX_MS	20000	/* longest wait in all */
 
 /* stap's print buffer and transport state: kcompat.h S3, S5 */
 
@@ -75,10 +77,15 @@ static void dcg_relay_guard(void)
  * Has stapio left anything of the relay unread?  Its read path switches
  * out a sub-buffer holding data before reading, so "all read" is every
  * buffer at offset 0 with nothing produced that was not consumed.
+ * @consumed (may be NULL) gets a sum of what has been consumed on all
+ * CPUs (sub-buffers and bytes of the current one): it grows while
+ * stapio reads.
  */
-static bool dcg_relay_unread(void)
+static bool dcg_relay_unread(size_t *consumed)
 {
 	struct rchan *chan = dcg_g.rchan;
+	bool unread = false;
+	size_t n = 0;
 	int cpu;
 
 	if (!chan)
@@ -86,12 +93,18 @@ static bool dcg_relay_unread(void)
 	for_each_online_cpu(cpu) {
 		struct rchan_buf *buf = *per_cpu_ptr(chan->buf, cpu);
 
-		if (buf && (READ_ONCE(buf->offset) ||
-			    READ_ONCE(buf->subbufs_produced) !=
-			    READ_ONCE(buf->subbufs_consumed)))
-			return true;
+		if (!buf)
+			continue;
+		n += READ_ONCE(buf->subbufs_consumed) +
+		     READ_ONCE(buf->bytes_consumed);
+		if (READ_ONCE(buf->offset) ||
+		    READ_ONCE(buf->subbufs_produced) !=
+		    READ_ONCE(buf->subbufs_consumed))
+			unread = true;
 	}
-	return false;
+	if (consumed)
+		*consumed = n;
+	return unread;
 }
 
 /* Set when stapio did not keep up once: do not hold anyone up again. */
@@ -110,16 +123,30 @@ static int dcg_reader_slow;
  * window.c, and a kernel window's guard, kernel_window.c): the program
  * goes on, or ends, only once its window has been read.  Never in
  * stapio itself, which would wait for its own reader thread.
+ *
+ * A stapio that reads slowly (a loaded machine: the stress test lost
+ * 42 of 6371 events at load 10 when the wait gave up after 1 s) is
+ * waited for as long as it makes progress, up to DCG_READ_WAIT_MAX_MS;
+ * one that reads nothing for DCG_READ_WAIT_MS is taken as stuck, and
+ * nobody waits for it again.
  */
 static void dcg_out_wait_read(void)
 {
-	unsigned long until = jiffies + msecs_to_jiffies(DCG_READ_WAIT_MS);
+	unsigned long start = jiffies;
+	unsigned long until = start + msecs_to_jiffies(DCG_READ_WAIT_MS);
+	unsigned long cap = start + msecs_to_jiffies(DCG_READ_WAIT_MAX_MS);
+	size_t seen = 0, now;
 
 	if (!dcg_g.rchan || READ_ONCE(dcg_reader_slow) ||
 	    current->tgid == _stp_pid)
 		return;
-	while (dcg_relay_unread()) {
-		if (time_after(jiffies, until)) {
+	dcg_relay_unread(&seen);
+	while (dcg_relay_unread(&now)) {
+		if (now != seen) {	/* stapio read something */
+			seen = now;
+			until = jiffies + msecs_to_jiffies(DCG_READ_WAIT_MS);
+		}
+		if (time_after(jiffies, until) || time_after(jiffies, cap)) {
 			WRITE_ONCE(dcg_reader_slow, 1);
 			return;
 		}
@@ -317,11 +344,26 @@ static void dcg_out_lost(struct dcg_slot *s, u64 count, u32 reason)
 static struct mm_struct *dcg_maps_done[16];
 static unsigned int dcg_maps_next;
 
-static void dcg_out_one_map(struct dcg_slot *s, struct vm_area_struct *vma,
-			    char *pathbuf, void *rec)
+/* One file mapping, as copied out of its vma under mmap_lock. */
+struct dcg_map_vma {
+	struct file *file;	/* a reference of ours */
+	u64 start, end, pgoff;
+	u8 prot;
+};
+
+/* The build-id of the last file read: a library's 4-5 mappings are adjacent. */
+struct dcg_map_bid {
+	struct file *file;	/* a reference of ours, or NULL */
+	u8 len;
+	u8 id[DCG_BID_MAX_LEN];
+};
+
+static void dcg_out_one_map(struct dcg_slot *s, const struct dcg_map_vma *v,
+			    const struct dcg_map_bid *b, char *pathbuf,
+			    void *rec)
 {
 	struct dcg_rec_map *m = rec;
-	const char *path = d_path(&vma->vm_file->f_path, pathbuf, PATH_MAX);
+	const char *path = d_path(&v->file->f_path, pathbuf, PATH_MAX);
 	size_t len, size;
 
 	if (IS_ERR(path))
@@ -334,21 +376,56 @@ static void dcg_out_one_map(struct dcg_slot *s, struct vm_area_struct *vma,
 	m->r.type = DCG_REC_MAP;
 	m->r.size = size;
 	m->r.tid = s->pid;
-	m->start = vma->vm_start;
-	m->end = vma->vm_end;
-	m->pgoff = (u64)vma->vm_pgoff << PAGE_SHIFT;
-	m->prot = ((vma->vm_flags & VM_READ) ? 1 : 0) |
-		  ((vma->vm_flags & VM_WRITE) ? 2 : 0) |
-		  ((vma->vm_flags & VM_EXEC) ? 4 : 0);
+	m->start = v->start;
+	m->end = v->end;
+	m->pgoff = v->pgoff;
+	m->prot = v->prot;
+	m->build_id_len = b->len;
+	memcpy(m->build_id, b->id, b->len);
 	memcpy(m + 1, path, len);
 	dcg_out_slot(s, m, size, 0);
 }
 
-/* From task work (may sleep): the file mappings of the current process. */
+/*
+ * The first file mapping at or above @addr, copied with a reference on
+ * its file, so that the file can be read after mmap_lock is dropped.
+ * false when there is none.
+ */
+static bool dcg_next_file_vma(struct mm_struct *mm, unsigned long addr,
+			      struct dcg_map_vma *v)
+{
+	struct vm_area_struct *vma;
+
+	mmap_read_lock(mm);
+	for (vma = find_vma(mm, addr); vma && !vma->vm_file;
+	     vma = find_vma(mm, vma->vm_end))
+		;
+	if (vma) {
+		v->file = get_file(vma->vm_file);
+		v->start = vma->vm_start;
+		v->end = vma->vm_end;
+		v->pgoff = (u64)vma->vm_pgoff << PAGE_SHIFT;
+		v->prot = ((vma->vm_flags & VM_READ) ? 1 : 0) |
+			  ((vma->vm_flags & VM_WRITE) ? 2 : 0) |
+			  ((vma->vm_flags & VM_EXEC) ? 4 : 0);
+	}
+	mmap_read_unlock(mm);
+	return vma != NULL;
+}
+
+/*
+ * From task work (may sleep): the file mappings of the current process,
+ * each with its file's build-id (build_id.c).  The file is read without
+ * mmap_lock (a read can sleep on I/O, and other threads of the process
+ * would wait for their page faults meanwhile), so the walk takes the
+ * lock once per mapping and goes on from the end of the last one.
+ */
 static void dcg_out_maps(struct dcg_slot *s)
 {
 	struct mm_struct *mm = current->mm;
-	struct vm_area_struct *vma;
+	struct dcg_map_bid bid = { .file = NULL };
+	struct dcg_map_vma v;
+	unsigned long addr = 0;
 	char *pathbuf, *rec;
 	unsigned int i;
 
@@ -359,16 +436,22 @@ static void dcg_out_maps(struct dcg_slot *s)
 			return;
 	dcg_maps_done[dcg_maps_next++ % ARRAY_SIZE(dcg_maps_done)] = mm;
 	pathbuf = kmalloc(PATH_MAX, GFP_KERNEL);
-	rec = kmalloc(DCG_REC_MAX_SIZE, GFP_KERNEL);
-	if (pathbuf && rec) {
-		DCG_VMA_ITER(vmi, mm);		/* kcompat.h K3 */
-
-		mmap_read_lock(mm);
-		DCG_FOR_EACH_VMA(vmi, mm, vma)
-			if (vma->vm_file)
-				dcg_out_one_map(s, vma, pathbuf, rec);
-		mmap_read_unlock(mm);
+	rec = kmalloc(DCG_REC_MAX_SIZE, GFP_KERNEL);	/* a page, also the
+							 * build-id scratch */
+	BUILD_BUG_ON(DCG_REC_MAX_SIZE < PAGE_SIZE);
+	while (pathbuf && rec && dcg_next_file_vma(mm, addr, &v)) {
+		addr = v.end;
+		if (v.file != bid.file) {
+			if (bid.file)
+				fput(bid.file);
+			bid.file = get_file(v.file);
+			bid.len = dcg_build_id(v.file, bid.id, rec);
+		}
+		dcg_out_one_map(s, &v, &bid, pathbuf, rec);
+		fput(v.file);
 	}
+	if (bid.file)
+		fput(bid.file);
 	kfree(pathbuf);
 	kfree(rec);
 }

@@ -44,6 +44,12 @@ proc dcgs_check {args} {
 	return [dcg_sh "python3 [dcg_src testsuite/dyncg.stap/dcg_stap_check.py] $args"]
 }
 
+# mkelf.py DIR: crafted ELF files for the build-id reader; returns
+# {status {NAME WANT NAME WANT...}}.
+proc dcgs_check_mkelf {dir} {
+	return [dcg_sh "python3 [dcg_src testsuite/dyncg.stap/mkelf.py] [list $dir]"]
+}
+
 proc dcgs_save {name text} {
 	set path [file join [dcg_vm_workdir] $name]
 	set f [open $path w]

@@ -37,6 +37,13 @@
       WHAT sequences alone, which two hosts' traces of the same program
       share whatever their thread ids.  Exits 0.
 
+  maps TRACE
+      The files of the MAP records of a binary trace, one line each in
+      order of first appearance:
+        map PATH buildid HEX
+      (HEX "-" when the record has none); several records of one path
+      must agree, else the line says "buildids HEX,HEX...".  Exits 0.
+
   windows CSV NAME...
       One line per window of a dcg-report CSV listing (a window starts at
       a call of its thread flagged root), in the order they open:
@@ -285,6 +292,22 @@ def cmd_threads(trace):
     return 0
 
 
+def cmd_maps(trace):
+    ids = collections.OrderedDict()
+    for typ, _, rec in records(trace):
+        if typ == 3:
+            n = rec[32]
+            path = rec[64:].split(b"\0", 1)[0].decode("utf-8", "replace")
+            ids.setdefault(path, [])
+            h = rec[40:40 + n].hex() if n else "-"
+            if h not in ids[path]:
+                ids[path].append(h)
+    for path, hs in ids.items():
+        print("map %s buildid%s %s" % (path, "s" if len(hs) > 1 else "",
+                                       ",".join(hs)))
+    return 0
+
+
 # The oracle's own hooks: a .function() probe of -O0 code sits after the
 # prologue, which already called the entry hook, while dcg-trace stops at
 # the first instruction; they are not part of the program's call graph.
@@ -401,10 +424,12 @@ def main(argv):
         return cmd_same(argv[2], argv[3], argv[4])
     if len(argv) == 3 and argv[1] == "threads":
         return cmd_threads(argv[2])
+    if len(argv) == 3 and argv[1] == "maps":
+        return cmd_maps(argv[2])
     if len(argv) >= 3 and argv[1] == "windows":
         return cmd_windows(argv[2], argv[3:])
     die("usage: oracle BINARY HOOKLOG STAPTEXT ROOT | edges TRACE CSV | "
-        "count TRACE | threads TRACE | same CSV1 CSV2 BINARY | "
+        "count TRACE | threads TRACE | maps TRACE | same CSV1 CSV2 BINARY | "
         "windows CSV NAME...")
 
 

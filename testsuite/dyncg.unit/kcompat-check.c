@@ -5,6 +5,7 @@
  * runtime and are built by the VM tests of each release.
  */
 #include "kcompat.h"
+#include "build_id.c"	/* K3: the file reads of the mapping walk */
 
 int kc_msr(void)		/* K1 */
 {
@@ -19,16 +20,23 @@ void kc_debugctl(void)		/* K2 */
 	update_debugctlmsr(get_debugctlmsr() | DEBUGCTLMSR_BTF);
 }
 
-int kc_vma(struct mm_struct *mm)	/* K3 */
+int kc_vma(struct mm_struct *mm)	/* K3, as transport.c walks */
 {
 	struct vm_area_struct *vma;
+	struct file *f = NULL;
 	int n = 0;
-	DCG_VMA_ITER(vmi, mm);
 
 	mmap_read_lock(mm);
-	DCG_FOR_EACH_VMA(vmi, mm, vma)
-		n += !!vma->vm_file;
+	for (vma = find_vma(mm, 0); vma; vma = find_vma(mm, vma->vm_end))
+		if (vma->vm_file && !f)
+			f = get_file(vma->vm_file);
 	mmap_read_unlock(mm);
+	if (f) {
+		u8 id[DCG_BID_MAX_LEN];
+
+		n = dcg_build_id(f, id, NULL);
+		fput(f);
+	}
 	return n;
 }
 

@@ -144,8 +144,6 @@ const struct dcg_symbol *dcg_sym_lookup(struct dcg_symbolizer *s,
 					dcg_u64 a) { abort(); }
 const char *dcg_sym_format(const struct dcg_symbol *s, char *b, size_t n)
 { abort(); }
-unsigned int dcg_sym_problems(struct dcg_symbolizer *s, char *b, size_t n)
-{ return 0; }
 
 /* Any view's output for one record; a folded line is the longest. */
 #define OUT_PER_RECORD	8192

@@ -122,7 +122,11 @@ static void usage(void)
 	     "  --kallsyms FILE      kernel symbols, /proc/kallsyms format\n"
 	     "  --system-map FILE    kernel symbols, System.map format\n"
 	     "  --vmlinux FILE       kernel symbols from a vmlinux ELF\n"
-	     "  --debuginfo-path DIRS  more places for separate debuginfo\n"
+	     "  --sysroot DIR        the traced system's files: each mapped object\n"
+	     "                       is looked up under DIR first (build-id checked)\n"
+	     "  --debug-dir DIRS     .build-id trees (DIR/.build-id/xx/rest[.debug]),\n"
+	     "                       ':'-separated, repeatable; /usr/lib/debug is\n"
+	     "                       always searched (--debuginfo-path: same)\n"
 	     "  --raw                no symbolization: hex addresses\n"
 	     "  -h, --help           this text\n"
 	     "  -V, --version        the version\n"
@@ -161,7 +165,7 @@ enum {
 	OPT_VIEW = 256, OPT_TID, OPT_INCLUDE, OPT_EXCLUDE, OPT_DEPTH,
 	OPT_MINDUR, OPT_FROM, OPT_TO, OPT_THRESHOLD, OPT_SVG,
 	OPT_SPEEDSCOPE, OPT_CALLS, OPT_MAXSIZE, OPT_SRCLINE, OPT_INLINE, OPT_MANGLED,
-	OPT_KALLSYMS, OPT_SYSMAP, OPT_VMLINUX, OPT_DEBUGINFO, OPT_RAW,
+	OPT_KALLSYMS, OPT_SYSMAP, OPT_VMLINUX, OPT_DEBUGINFO, OPT_SYSROOT, OPT_RAW,
 	OPT_SHOWPLT, OPT_VERSION, OPT_COST,
 };
 
@@ -188,6 +192,8 @@ static const struct option longopts[] = {
 	{ "system-map", required_argument, NULL, OPT_SYSMAP },
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 	{ "debuginfo-path", required_argument, NULL, OPT_DEBUGINFO },
+	{ "debug-dir", required_argument, NULL, OPT_DEBUGINFO },
+	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 	{ "raw", no_argument, NULL, OPT_RAW },
 	{ "show-plt", no_argument, NULL, OPT_SHOWPLT },
 	{ "help", no_argument, NULL, 'h' },
@@ -201,6 +207,23 @@ static void add_glob(const char **list, unsigned int *n, const char *opt,
 	if (*n == MAX_GLOBS)
 		usage_error("%s: at most %d patterns", opt, MAX_GLOBS);
 	list[(*n)++] = arg;
+}
+
+/* --debug-dir (or --debuginfo-path), repeatable: one ':'-list of all. */
+static void add_debug_dirs(struct options *o, const char *arg)
+{
+	const char *old = o->sym.debuginfo_path;
+	char *all;
+
+	if (!arg[0])
+		usage_error("--debug-dir: empty directory name");
+	if (!old) {
+		o->sym.debuginfo_path = arg;
+		return;
+	}
+	all = xmalloc(strlen(old) + strlen(arg) + 2);
+	sprintf(all, "%s:%s", old, arg);
+	o->sym.debuginfo_path = all;	/* lives as long as the process */
 }
 
 static void parse_args(struct options *o, int argc, char **argv)
@@ -278,7 +301,8 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case OPT_KALLSYMS:	o->sym.kallsyms = optarg; break;
 		case OPT_SYSMAP:	o->sym.system_map = optarg; break;
 		case OPT_VMLINUX:	o->sym.vmlinux = optarg; break;
-		case OPT_DEBUGINFO:	o->sym.debuginfo_path = optarg; break;
+		case OPT_DEBUGINFO:	add_debug_dirs(o, optarg); break;
+		case OPT_SYSROOT:	o->sym.sysroot = optarg; break;
 		case OPT_RAW:		o->raw = true; break;
 		case 'h':		usage(); exit(0);
 		case 'V':
@@ -420,8 +444,6 @@ void print_footer(struct report *rp, const char *p)
 {
 	const struct dcg_reader *r = &rp->rd;
 	const struct walk_stats *w = &rp->ws;
-	char buf[1024];
-
 	fprintf(rp->out, "%sevents: %llu, threads: %u, shown calls: %llu\n", p,
 		(unsigned long long)w->events, rp->nthreads,
 		(unsigned long long)w->shown);
@@ -453,8 +475,6 @@ void print_footer(struct report *rp, const char *p)
 	if (r->unknown)
 		fprintf(rp->out, "%sskipped records of unknown type: %llu\n", p,
 			(unsigned long long)r->unknown);
-	if (rp->sym && dcg_sym_problems(rp->sym, buf, sizeof(buf)))
-		fprintf(rp->out, "%ssymbols: %s\n", p, buf);
 }
 
 bool have_insns(const struct report *rp)

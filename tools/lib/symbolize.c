@@ -7,7 +7,8 @@
  * reported with dwfl_report_module() over [lowest start - pgoff, highest
  * end) together with the recorded build-id, the way libdwfl itself
  * reports /proc/PID/maps.  libdwfl then opens the object (our find_elf
- * callback: the recorded path, used only if its build-id is the
+ * callback: the recorded path under --sysroot, a build-id tree, the
+ * recorded path here; a file is used only if its build-id is the
  * recorded one), and finds debuginfo with its standard callback.  Stubs
  * in .plt/.plt.sec, which have no symbols, are named "func@plt".  The Dwfl is built lazily
  * and rebuilt if maps arrive after lookups started (dlopen).
@@ -23,8 +24,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -40,8 +43,8 @@ struct umap {
 	dcg_u64 low, high;	/* load base, end of the last mapping */
 	dcg_u8 build_id[24];
 	dcg_u8 build_id_len;
-	const char *problem;	/* why it could not be used */
-	bool reported_bad;
+	char problem[256];	/* why no file could be used */
+	const struct dcg_symbolizer *owner;
 	bool hinted;		/* the debug package line was considered */
 };
 
@@ -77,8 +80,7 @@ struct dcg_symbolizer {
 	struct cache_ent *cache;
 	size_t cache_cap, cache_used;
 
-	char problems[1024];
-	unsigned int nproblems;
+	int sysroot_fd;		/* --sysroot, or -1 */
 };
 
 static void *xrealloc(void *p, size_t n)
@@ -96,16 +98,6 @@ static char *xstrdup(const char *s)
 	return strcpy(xrealloc(NULL, strlen(s) + 1), s);
 }
 
-static void note_problem(struct dcg_symbolizer *s, const char *what,
-			 const char *path)
-{
-	size_t n = strlen(s->problems);
-
-	s->nproblems++;
-	snprintf(s->problems + n, sizeof(s->problems) - n, "%s%s %s",
-		 n ? "; " : "", what, path);
-}
-
 /* Does the ELF file's build-id equal the one the trace recorded? */
 static bool build_id_matches(Elf *elf, const struct umap *u)
 {
@@ -118,43 +110,107 @@ static bool build_id_matches(Elf *elf, const struct umap *u)
 	return len == u->build_id_len && !memcmp(bits, u->build_id, len);
 }
 
+/* Append "; @where: @what" (or the first "@where: @what") to @u's problem. */
+static void add_problem(struct umap *u, const char *where, const char *what)
+{
+	size_t n;
+
+	if (!u)
+		return;
+	n = strlen(u->problem);
+	snprintf(u->problem + n, sizeof(u->problem) - n, "%s%s%s",
+		 n ? "; " : "", where, what);
+}
+
+/*
+ * @path inside the --sysroot directory, as a process chrooted there
+ * would open it: an absolute link in the tree (/lib64/ld-linux... ->
+ * /lib/x86_64-linux-gnu/...) stays in the tree (RESOLVE_IN_ROOT),
+ * where a plain open of DIR/path would follow it to this system's file.
+ */
+static int open_in_root(int rootfd, const char *path)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT,
+	};
+	int fd = syscall(SYS_openat2, rootfd, path, &how, sizeof(how));
+
+	/* before Linux 5.6: DIR/path, links as they are (still checked) */
+	if (fd < 0 && errno == ENOSYS)
+		fd = openat(rootfd, path + 1, O_RDONLY | O_CLOEXEC);
+	return fd;
+}
+
+/*
+ * The ELF file at @fd if its build-id is the recorded one; else close
+ * @fd, say why in @u's problem (@where: which place) and return NULL.
+ */
+static Elf *checked_elf(int fd, struct umap *u, const char *where)
+{
+	Elf *elf;
+
+	if (fd < 0) {
+		char why[128];
+
+		snprintf(why, sizeof(why), "cannot open (%s)", strerror(errno));
+		add_problem(u, where, why);
+		return NULL;
+	}
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF && build_id_matches(elf, u))
+		return elf;
+	add_problem(u, where, elf && elf_kind(elf) == ELF_K_ELF ?
+		    "build-id differs from the trace's" : "not an ELF file");
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return NULL;
+}
+
 /*
  * libdwfl find_elf.  The module's name is the path recorded in the
- * trace; *userdata is its struct umap.  A build-id match in the
- * debuginfo directories comes first; the file at the recorded path is
- * used only if its build-id is the recorded one, so that a rebuilt
- * binary cannot put wrong names on an old trace.
+ * trace; *userdata is its struct umap.  In order: the recorded path
+ * under --sysroot, a build-id tree of the debug directories, the
+ * recorded path on this system.  Each file is used only if its
+ * build-id is the recorded one, so that another build (a rebuilt
+ * binary, the host's libc for a guest's trace) never puts its names on
+ * the trace.  Without a recorded build-id nothing can be checked: with
+ * --sysroot, the file under it is then the only candidate.
  */
 static int find_elf_by_path(Dwfl_Module *mod, void **userdata,
 			    const char *modname, Dwarf_Addr base,
 			    char **file_name, Elf **elfp)
 {
 	struct umap *u = *userdata;
+	int rootfd = u ? u->owner->sysroot_fd : -1;
 	Elf *elf;
 	int fd;
 
+	if (u)
+		u->problem[0] = '\0';
+	if (modname[0] != '/')
+		return dwfl_build_id_find_elf(mod, userdata, modname, base,
+					      file_name, elfp);
+	if (rootfd >= 0) {
+		fd = open_in_root(rootfd, modname);
+		elf = checked_elf(fd, u, "in --sysroot: ");
+		if (elf) {
+			*elfp = elf;
+			*file_name = strdup(modname);
+			return fd;
+		}
+	}
 	fd = dwfl_build_id_find_elf(mod, userdata, modname, base, file_name,
 				    elfp);
 	if (fd >= 0 || *elfp)
 		return fd;
-	if (modname[0] != '/')
+	if (rootfd >= 0 && !(u && u->build_id_len))
 		return -1;
 	fd = open(modname, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (u)
-			u->problem = "cannot open";
+	elf = checked_elf(fd, u, rootfd >= 0 ? "here: " : "");
+	if (!elf)
 		return -1;
-	}
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || !build_id_matches(elf, u)) {
-		if (u)
-			u->problem = elf ? "build-id differs from the trace's:"
-					 : "not an ELF file:";
-		if (elf)
-			elf_end(elf);
-		close(fd);
-		return -1;
-	}
 	*elfp = elf;
 	*file_name = strdup(modname);
 	return fd;
@@ -284,12 +340,30 @@ struct dcg_symbolizer *dcg_sym_new(const struct dcg_symopts *opts,
 
 	memset(s, 0, sizeof(*s));
 	s->opts = *opts;
-	/* "-": no CRC check of .gnu_debuglink targets, as addr2line does */
-	n = 64 + (opts->debuginfo_path ? strlen(opts->debuginfo_path) : 0);
+	s->sysroot_fd = -1;
+	if (opts->sysroot) {
+		s->sysroot_fd = open(opts->sysroot,
+				     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (s->sysroot_fd < 0) {
+			snprintf(err, errlen, "--sysroot: %s: %s",
+				 opts->sysroot, strerror(errno));
+			free(s);
+			return NULL;
+		}
+	}
+	/*
+	 * "-": no CRC check of .gnu_debuglink targets, as addr2line does.
+	 * The traced system's debug tree comes before this one's.
+	 */
+	n = 64 + (opts->sysroot ? strlen(opts->sysroot) : 0) +
+	    (opts->debuginfo_path ? strlen(opts->debuginfo_path) : 0);
 	s->debuginfo_path = xrealloc(NULL, n);
-	snprintf(s->debuginfo_path, n, "-:.debug:/usr/lib/debug%s%s",
+	snprintf(s->debuginfo_path, n, "-:.debug%s%s%s%s%s:/usr/lib/debug",
 		 opts->debuginfo_path ? ":" : "",
-		 opts->debuginfo_path ? opts->debuginfo_path : "");
+		 opts->debuginfo_path ? opts->debuginfo_path : "",
+		 opts->sysroot ? ":" : "",
+		 opts->sysroot ? opts->sysroot : "",
+		 opts->sysroot ? "/usr/lib/debug" : "");
 	s->cb.find_elf = find_elf_by_path;
 	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
 	s->cb.section_address = dwfl_offline_section_address;
@@ -327,6 +401,8 @@ void dcg_sym_free(struct dcg_symbolizer *s)
 		free(s->ksyms[i].name);
 	free(s->ksyms);
 	free(s->debuginfo_path);
+	if (s->sysroot_fd >= 0)
+		close(s->sysroot_fd);
 	free(s);
 }
 
@@ -364,6 +440,7 @@ static void add_map(struct dcg_symbolizer *s, const struct dcg_rec_map *m)
 	u = &s->maps[s->nmaps++];
 	memset(u, 0, sizeof(*u));
 	u->path = xstrdup(path);
+	u->owner = s;
 	u->low = base;
 	u->high = m->end;
 	u->build_id_len = m->build_id_len;
@@ -768,6 +845,40 @@ static void hint_package(struct umap *u, Dwfl_Module *mod)
 		strcmp(pkg, "libc6") ? "-dbgsym" : "-dbg");
 }
 
+/* "ab12..." of a recorded build-id, into @buf. */
+static const char *build_id_hex(const struct umap *u, char *buf, size_t len)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < u->build_id_len && n + 3 <= len; i++)
+		n += snprintf(buf + n, len - n, "%02x", u->build_id[i]);
+	return buf;
+}
+
+/*
+ * Once per object: no file could name its code (its addresses are
+ * shown as object+0xOFF).  One line on stderr, so that machine views
+ * keep their output clean: which object, why each candidate failed,
+ * and the options that point at the traced system's files.
+ */
+static void say_unusable(struct umap *u)
+{
+	char id[64];
+
+	if (!u || u->hinted)
+		return;
+	u->hinted = true;
+	if (hinted_before(u->path))
+		return;
+	fprintf(stderr,
+		"dcg-report: %s%s%s%s: %s; its code is shown as %s+0xOFF (--sysroot DIR or --debug-dir DIR: where the traced system's files are)\n",
+		u->path, u->build_id_len ? " (build-id " : "",
+		build_id_hex(u, id, sizeof(id)), u->build_id_len ? ")" : "",
+		u->problem[0] ? u->problem : "no file with its build-id",
+		base_name(u->path));
+}
+
 /* "_Znwm@plt" -> "operator new(unsigned long)@plt"; frees @stub. */
 static char *plt_symbol_name(const struct dcg_symbolizer *s, char *stub)
 {
@@ -823,17 +934,11 @@ static void resolve_user(struct dcg_symbolizer *s, dcg_u64 addr,
 					 NULL, NULL, NULL);
 			hint_package(*userdata, mod);
 		} else {
-			size_t i;
+			void **userdata;
 
-			for (i = 0; i < s->nmaps; i++)
-				if (!strcmp(s->maps[i].path, modname) &&
-				    !s->maps[i].reported_bad) {
-					s->maps[i].reported_bad = true;
-					note_problem(s, s->maps[i].problem ?
-						     s->maps[i].problem :
-						     "no usable ELF file for",
-						     modname);
-				}
+			dwfl_module_info(mod, &userdata, NULL, NULL, NULL,
+					 NULL, NULL, NULL);
+			say_unusable(*userdata);
 		}
 	}
 	if (s->opts.srcline)
@@ -975,11 +1080,4 @@ const char *dcg_sym_format(const struct dcg_symbol *sym, char *buf,
 	else
 		snprintf(buf, len, "%s", sym->func);
 	return buf;
-}
-
-unsigned int dcg_sym_problems(struct dcg_symbolizer *s, char *buf,
-			      size_t len)
-{
-	snprintf(buf, len, "%s", s->problems);
-	return s->nproblems;
 }

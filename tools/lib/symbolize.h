@@ -5,9 +5,12 @@
  * User addresses are resolved through the MAP records of the trace: each
  * mapped object is reported to libdwfl at the address it was loaded at,
  * so symbolization works after the process exited and with PIE/ASLR.
+ * An object's file is the one with the build-id the tracer recorded:
+ * under --sysroot, in a .build-id tree, or at the recorded path.
  * libdwfl's standard callbacks find separate debuginfo (build-id and
  * .gnu_debuglink); stripped objects fall back to .dynsym, then to
- * "object+0xoffset".  Kernel addresses are resolved through a kallsyms
+ * "object+0xoffset", and an object with no such file is all
+ * "object+0xoffset", said once on stderr.  Kernel addresses are resolved through a kallsyms
  * snapshot (KSYM records, --kallsyms, --system-map) or a vmlinux.
  * Every answer is cached by address.
  */
@@ -22,6 +25,7 @@ struct dcg_symopts {
 	bool inlines;			/* fill dcg_symbol.inlined */
 	bool mangled;			/* keep C++ names mangled */
 	const char *debuginfo_path;	/* extra dirs, ':'-separated */
+	const char *sysroot;		/* the traced system's files, or NULL */
 	const char *kallsyms;		/* /proc/kallsyms format file */
 	const char *system_map;		/* System.map format file */
 	const char *vmlinux;		/* kernel ELF with symbols */
@@ -57,10 +61,6 @@ const struct dcg_symbol *dcg_sym_lookup(struct dcg_symbolizer *s,
 /* "func" or "func+0xN" into @buf; returns @buf. */
 const char *dcg_sym_format(const struct dcg_symbol *sym, char *buf,
 			   size_t len);
-
-/* Objects that could not be opened or matched, for a footer; may be 0. */
-unsigned int dcg_sym_problems(struct dcg_symbolizer *s, char *buf,
-			      size_t len);
 
 static inline bool dcg_addr_is_kernel(dcg_u64 addr)
 {
