@@ -126,6 +126,7 @@ struct view {
 	bool second_input;		/* takes two trace files */
 	bool raw_events;		/* one line per event: PLT stubs and
 					 * lazy binding are not folded */
+	bool wants_srcline;		/* symbolize with file:line */
 };
 
 /* The per-path call tree: node 0 is the virtual root above all roots. */
@@ -136,6 +137,7 @@ struct node {
 	dcg_u8 kind;			/* DCG_EV_CALL/ASYNC/TAILCALL of first */
 	bool async;
 	dcg_u32 span;			/* 0, or levels of a placeholder */
+	dcg_u64 site;			/* first call's call site (from) */
 	dcg_u32 depth;
 	dcg_u64 calls;
 	dcg_u64 incl_ns;
@@ -258,6 +260,7 @@ struct edge_stat {
 	dcg_u64 all_insns;		/* every call's inclusive count, as
 					 * callgrind's call costs */
 	dcg_u64 all_ns;			/* the same for time */
+	dcg_u64 site;			/* a call site of the edge, 0 if none */
 };
 
 #define NO_FUNC 0xffffffffu

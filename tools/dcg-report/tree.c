@@ -294,6 +294,8 @@ void func_table_build(struct report *rp, struct func_table *ft)
 			f->incl_insns += n->incl_insns;
 		}
 		e = edge_get(&b, pi, fi);
+		if (!e->site)
+			e->site = n->site;
 		e->calls += n->calls;
 		e->all_insns += n->incl_insns;
 		e->all_ns += n->incl_ns;

@@ -7,12 +7,45 @@
  * trace has no counts, and only "ns".  Per function: its self cost; per
  * call edge: calls= and the inclusive cost of those calls, every call
  * counted whole as callgrind does (a recursive call's cost is also in
- * its caller's call).  There are no source positions, so every cost
- * line is at position 0.
+ * its caller's call).
+ *
+ * Positions are source lines where DWARF gives them: a function's self
+ * cost sits on the line of its entry (fl= its file), a call edge's cost
+ * on the line of one of its call sites (fi= when that line is in
+ * another file, an inlined body's), calls= names the callee's entry
+ * line.  Without per-instruction counts a function's self cost is not
+ * spread over its lines.  Where there is no DWARF, fl=??? and line 0.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "report.h"
+
+struct srcpos {
+	char file[1024];		/* "???" when unknown */
+	unsigned long line;		/* 0 when unknown */
+};
+
+/* File and line of @addr, from the symbolizer's "file:line". */
+static void srcpos_of(struct report *rp, dcg_u64 addr, struct srcpos *p)
+{
+	const char *sl = NULL, *colon;
+	char *end;
+
+	strcpy(p->file, "???");
+	p->line = 0;
+	if (rp->sym && addr > LAZY_BINDING_ADDR)
+		sl = dcg_sym_lookup(rp->sym, addr)->srcline;
+	colon = sl ? strrchr(sl, ':') : NULL;
+	if (!colon || colon == sl ||
+	    (size_t)(colon - sl) >= sizeof(p->file))
+		return;
+	p->line = strtoul(colon + 1, &end, 10);
+	if (end == colon + 1)
+		p->line = 0;
+	memcpy(p->file, sl, colon - sl);
+	p->file[colon - sl] = '\0';
+}
 
 /* A cost line's values (and its newline). */
 static void put_costs(struct report *rp, dcg_u64 insns, dcg_u64 ns)
@@ -20,6 +53,44 @@ static void put_costs(struct report *rp, dcg_u64 insns, dcg_u64 ns)
 	if (have_insns(rp))
 		fprintf(rp->out, "%llu ", (unsigned long long)insns);
 	fprintf(rp->out, "%llu\n", (unsigned long long)ns);
+}
+
+/*
+ * One function: its self cost, then its call edges order[*k .. end).
+ * A call site in another file than the function's (an inlined body)
+ * is given with fi=, and fe= returns to the function's file.
+ */
+static void put_function(struct report *rp, const struct func_table *ft,
+			 dcg_u32 i, const dcg_u32 *order, dcg_u32 *k,
+			 dcg_u32 end)
+{
+	const struct func_stat *fs = &ft->funcs[i];
+	struct node n = { .func = fs->func, .async = fs->async };
+	struct srcpos fp, cp, sp;
+	FILE *f = rp->out;
+
+	srcpos_of(rp, fs->func, &fp);
+	fprintf(f, "fl=%s\nfn=%s\n%lu ", fp.file, node_name(rp, &n), fp.line);
+	put_costs(rp, fs->self_insns, fs->self_ns);
+	for (; *k < end; (*k)++) {
+		const struct edge_stat *e = &ft->edges[order[*k]];
+		struct node cn = { .func = ft->funcs[e->callee].func,
+				   .async = ft->funcs[e->callee].async };
+		bool other;
+
+		srcpos_of(rp, cn.func, &cp);
+		srcpos_of(rp, e->site, &sp);
+		other = sp.line && strcmp(sp.file, fp.file);
+		if (other)
+			fprintf(f, "fi=%s\n", sp.file);
+		fprintf(f, "cfl=%s\ncfn=%s\ncalls=%llu %lu\n%lu ", cp.file,
+			node_name(rp, &cn), (unsigned long long)e->calls,
+			cp.line, sp.line ? sp.line : fp.line);
+		put_costs(rp, e->all_insns, e->all_ns);
+		if (other)
+			fprintf(f, "fe=%s\n", fp.file);
+	}
+	putc('\n', f);
 }
 
 static int finish(struct report *rp)
@@ -57,25 +128,8 @@ static int finish(struct report *rp)
 	for (j = 0; j < ft.nedges; j++)
 		if (ft.edges[j].caller != NO_FUNC)
 			order[first[ft.edges[j].caller]++] = j;
-	for (i = 0, k = 0; i < ft.nfuncs; i++) {
-		const struct func_stat *fs = &ft.funcs[i];
-		struct node n = { .func = fs->func, .async = fs->async };
-
-		fprintf(f, "fl=???\nfn=%s\n0 ", node_name(rp, &n));
-		put_costs(rp, fs->self_insns, fs->self_ns);
-		/* first[i] now ends caller i's run in order[] */
-		for (; k < first[i]; k++) {
-			const struct edge_stat *e = &ft.edges[order[k]];
-			struct node cn = { .func = ft.funcs[e->callee].func,
-					   .async = ft.funcs[e->callee].async };
-
-			fprintf(f, "cfl=???\ncfn=%s\ncalls=%llu 0\n0 ",
-				node_name(rp, &cn),
-				(unsigned long long)e->calls);
-			put_costs(rp, e->all_insns, e->all_ns);
-		}
-		putc('\n', f);
-	}
+	for (i = 0, k = 0; i < ft.nfuncs; i++)
+		put_function(rp, &ft, i, order, &k, first[i]);
 	free(first);
 	free(order);
 	fputs("totals: ", f);
@@ -87,4 +141,5 @@ static int finish(struct report *rp)
 
 const struct view view_callgrind = {
 	.name = "callgrind", .aggregate = true, .finish = finish,
+	.wants_srcline = true,
 };

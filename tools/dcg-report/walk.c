@@ -131,6 +131,8 @@ static void announce_one(struct report *rp, struct thread *t, dcg_u32 idx)
 		f->node = tree_child(&rp->tree, pnode, f->ev.to,
 				     f->ev.kind == DCG_EV_ASYNC,
 				     f->placeholder ? f->span : 0);
+		if (!rp->tree.nodes[f->node].site)
+			rp->tree.nodes[f->node].site = f->ev.from;
 	}
 	f->announced = true;
 	rp->ws.shown++;
