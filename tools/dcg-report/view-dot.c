@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * view-dot.c - the call graph for Graphviz: one node per function,
- * labelled with its inclusive and self instructions, one edge per
+ * view-dot.c - the call graph for Graphviz: one node per function (per
+ * address: the same name in two objects is two nodes, and where names
+ * collide the label says which object, or which address when both are
+ * in one), labelled with its inclusive and self instructions, filled
+ * with a heat colour by its self cost (instructions, or time for a
+ * version 1 trace) against the costliest function's; one edge per
  * caller/callee pair labelled with its number of calls and their
  * inclusive instructions (a version 1 trace: calls only).  Roots
  * are drawn bold.  --svg pipes the graph through `dot -Tsvg`.  A trace
@@ -45,38 +49,136 @@ static void write_edge_table(struct report *rp, FILE *f)
 	}
 }
 
+static const char *func_label(struct report *rp, const struct func_stat *fs)
+{
+	return fs->async ? node_name(rp, &(struct node){ .func = fs->func,
+							 .async = true }) :
+			   func_name(rp, fs->func);
+}
+
+/* Which functions share their label with another: a sort of indexes. */
+static struct report *cmp_rp;
+static const struct func_table *cmp_ft;
+
+static int cmp_label(const void *a, const void *b)
+{
+	char x[1100];
+
+	snprintf(x, sizeof(x), "%s",
+		 func_label(cmp_rp, &cmp_ft->funcs[*(const dcg_u32 *)a]));
+	return strcmp(x, func_label(cmp_rp, &cmp_ft->funcs[*(const dcg_u32 *)b]));
+}
+
+static bool *label_collisions(struct report *rp, const struct func_table *ft)
+{
+	bool *dup = xcalloc(ft->nfuncs + 1, sizeof(*dup));
+	dcg_u32 *idx = xcalloc(ft->nfuncs + 1, sizeof(*idx));
+	dcg_u32 i;
+
+	for (i = 0; i < ft->nfuncs; i++)
+		idx[i] = i;
+	cmp_rp = rp;
+	cmp_ft = ft;
+	qsort(idx, ft->nfuncs, sizeof(*idx), cmp_label);
+	for (i = 1; i < ft->nfuncs; i++)
+		if (!cmp_label(&idx[i - 1], &idx[i]))
+			dup[idx[i - 1]] = dup[idx[i]] = true;
+	free(idx);
+	return dup;
+}
+
+/*
+ * Under a colliding name, the object it is in, or its address when
+ * another function of that name is in the same object (or unknown).
+ */
+static void put_where(struct report *rp, FILE *f, const struct func_table *ft,
+		      const bool *dup, dcg_u32 i)
+{
+	const char *obj = rp->sym ? dcg_sym_object(rp->sym, ft->funcs[i].func)
+				  : NULL;
+	char where[1100], name[1100];
+	dcg_u32 j;
+
+	snprintf(name, sizeof(name), "%s", func_label(rp, &ft->funcs[i]));
+	for (j = 0; obj && j < ft->nfuncs; j++) {
+		const char *o;
+
+		if (j == i || !dup[j] ||
+		    strcmp(func_label(rp, &ft->funcs[j]), name))
+			continue;
+		o = dcg_sym_object(rp->sym, ft->funcs[j].func);
+		if (!o || !strcmp(o, obj))
+			obj = NULL;
+	}
+	if (obj)
+		snprintf(where, sizeof(where), "(%s)", obj);
+	else
+		snprintf(where, sizeof(where), "(0x%llx)",
+			 (unsigned long long)ft->funcs[i].func);
+	fputs("+\"\\n\"+", f);
+	dot_label(f, where);
+}
+
+/* Self cost against the costliest function's: 0 (white) .. 1 (red). */
+static double heat(const struct report *rp, const struct func_stat *fs,
+		   dcg_u64 max)
+{
+	dcg_u64 c = have_insns(rp) ? fs->self_insns : fs->self_ns;
+
+	return max ? (double)c / (double)max : 0;
+}
+
+static dcg_u64 max_self(const struct report *rp, const struct func_table *ft)
+{
+	dcg_u64 m = 0, c;
+	dcg_u32 i;
+
+	for (i = 0; i < ft->nfuncs; i++) {
+		c = have_insns(rp) ? ft->funcs[i].self_insns
+				   : ft->funcs[i].self_ns;
+		if (c > m)
+			m = c;
+	}
+	return m;
+}
+
 static void write_dot(struct report *rp, FILE *f)
 {
 	const struct tree *t = &rp->tree;
 	struct func_table ft;
 	dcg_u32 i, id;
-	bool *root;
+	dcg_u64 max;
+	bool *root, *dup;
 
 	func_table_build(rp, &ft);
-	root = xcalloc(ft.nfuncs, sizeof(*root));
+	max = max_self(rp, &ft);
+	dup = label_collisions(rp, &ft);
+	root = xcalloc(ft.nfuncs + 1, sizeof(*root));
 	for (id = t->nodes[0].first_child; id; id = t->nodes[id].next_sibling)
 		root[ft.node_func[id]] = true;
 	fprintf(f, "digraph dyncg {\n");
 	fprintf(f, "\t// pid %u (%.16s); dropped: %llu events\n",
 		rp->rd.header.pid, rp->rd.header.comm,
 		(unsigned long long)rp->rd.lost);
-	fprintf(f, "\tnode [shape=box, fontname=\"monospace\"];\n");
+	fprintf(f, "\tnode [shape=box, fontname=\"monospace\", style=filled];\n");
 	if (t->n == 1)
 		write_edge_table(rp, f);
 	for (i = 0; i < ft.nfuncs; i++) {
 		const struct func_stat *fs = &ft.funcs[i];
 
 		fprintf(f, "\tf%u [label=", i);
-		dot_label(f, fs->async ?
-			  node_name(rp, &(struct node){ .func = fs->func,
-							.async = true }) :
-			  func_name(rp, fs->func));
+		dot_label(f, func_label(rp, fs));
+		if (dup[i])
+			put_where(rp, f, &ft, dup, i);
 		/* a second line: inclusive and self instructions */
 		if (have_insns(rp))
 			fprintf(f, "+\"\\n%llu insns (self %llu)\"",
 				(unsigned long long)fs->incl_insns,
 				(unsigned long long)fs->self_insns);
-		fprintf(f, "%s];\n", root[i] ? ", style=bold" : "");
+		/* HSV: red, saturated by the heat */
+		fprintf(f, ", fillcolor=\"0.000 %.3f 1.000\"%s];\n",
+			heat(rp, fs, max),
+			root[i] ? ", style=\"filled,bold\"" : "");
 	}
 	for (i = 0; i < ft.nedges; i++) {
 		const struct edge_stat *e = &ft.edges[i];
@@ -92,6 +194,7 @@ static void write_dot(struct report *rp, FILE *f)
 	}
 	fprintf(f, "}\n");
 	free(root);
+	free(dup);
 	func_table_free(&ft);
 }
 

@@ -1071,6 +1071,25 @@ const struct dcg_symbol *dcg_sym_lookup(struct dcg_symbolizer *s,
 	return &e->sym;
 }
 
+const char *dcg_sym_object(struct dcg_symbolizer *s, dcg_u64 addr)
+{
+	const char *name, *mod;
+	Dwfl_Module *m;
+
+	if (dcg_addr_is_kernel(addr)) {
+		/* a module's symbols are named "name [module]" (add_ksym) */
+		name = dcg_sym_lookup(s, addr)->func;
+		mod = name ? strstr(name, " [") : NULL;
+		return mod ? mod + 1 : "vmlinux";
+	}
+	if (s->dwfl_stale)
+		build_dwfl(s);
+	m = s->dwfl ? dwfl_addrmodule(s->dwfl, addr) : NULL;
+	name = m ? dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, NULL,
+				    NULL) : NULL;
+	return name ? base_name(name) : NULL;
+}
+
 const char *dcg_sym_format(const struct dcg_symbol *sym, char *buf,
 			   size_t len)
 {

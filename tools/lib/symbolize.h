@@ -58,6 +58,13 @@ void dcg_sym_add_record(struct dcg_symbolizer *s, const struct dcg_rec *rec);
 const struct dcg_symbol *dcg_sym_lookup(struct dcg_symbolizer *s,
 					dcg_u64 addr);
 
+/*
+ * The object @addr lies in: a user mapping's file name ("libc.so.6"),
+ * "[module]" for a kernel module, "vmlinux" for the rest of the
+ * kernel, or NULL when unknown.  Valid as long as dcg_sym_lookup()'s strings.
+ */
+const char *dcg_sym_object(struct dcg_symbolizer *s, dcg_u64 addr);
+
 /* "func" or "func+0xN" into @buf; returns @buf. */
 const char *dcg_sym_format(const struct dcg_symbol *sym, char *buf,
 			   size_t len);
