@@ -532,6 +532,18 @@ void put_dur(FILE *f, int width, dcg_u64 ns)
 	fprintf(f, "%*s", width + (strstr(buf, "µ") ? 1 : 0), buf);
 }
 
+void put_cost_columns(struct report *rp, dcg_u64 incl_insns,
+		      dcg_u64 self_insns, dcg_u64 incl_ns, dcg_u64 self_ns)
+{
+	put_insns(rp, 13, incl_insns);
+	putc(' ', rp->out);
+	put_insns(rp, 13, self_insns);
+	putc(' ', rp->out);
+	put_dur(rp->out, 10, incl_ns);
+	putc(' ', rp->out);
+	put_dur(rp->out, 10, self_ns);
+}
+
 void put_insns(struct report *rp, int width, dcg_u64 insns)
 {
 	if (have_insns(rp))

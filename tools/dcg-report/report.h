@@ -298,6 +298,9 @@ const char *fmt_dur(dcg_u64 ns, char *buf, size_t len);
 void put_dur(FILE *f, int width, dcg_u64 ns);
 /* the insns count, or "-" when the trace has none */
 void put_insns(struct report *rp, int width, dcg_u64 insns);
+/* graph and hot: INSNS SELF-INSNS TIME SELF-TIME, space-separated */
+void put_cost_columns(struct report *rp, dcg_u64 incl_insns,
+		      dcg_u64 self_insns, dcg_u64 incl_ns, dcg_u64 self_ns);
 /* folded, flame: a path's own weight (--calls, --cost) and its unit */
 dcg_u64 node_weight(const struct report *rp, const struct node *n);
 const char *weight_unit(const struct report *rp);

@@ -23,13 +23,8 @@ static void print_node(struct report *rp, struct node *n, dcg_u32 id,
 		       void *arg)
 {
 	fprintf(rp->out, "%10llu ", (unsigned long long)n->calls);
-	put_insns(rp, 13, n->incl_insns);
-	putc(' ', rp->out);
-	put_insns(rp, 13, n->self_insns);
-	putc(' ', rp->out);
-	put_dur(rp->out, 10, n->incl_ns);
-	putc(' ', rp->out);
-	put_dur(rp->out, 10, n->self_ns);
+	put_cost_columns(rp, n->incl_insns, n->self_insns, n->incl_ns,
+			 n->self_ns);
 	fputs("  ", rp->out);
 	indent(rp, n->depth);
 	fprintf(rp->out, "%s\n", node_name(rp, n));

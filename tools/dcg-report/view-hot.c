@@ -150,13 +150,8 @@ static int finish(struct report *rp)
 
 		fprintf(rp->out, "%10llu %12.1f ",
 			(unsigned long long)hot[i].calls, per);
-		put_insns(rp, 13, f->incl_insns);
-		putc(' ', rp->out);
-		put_insns(rp, 13, f->self_insns);
-		putc(' ', rp->out);
-		put_dur(rp->out, 10, f->incl_ns);
-		putc(' ', rp->out);
-		put_dur(rp->out, 10, f->self_ns);
+		put_cost_columns(rp, f->incl_insns, f->self_insns,
+				 f->incl_ns, f->self_ns);
 		fprintf(rp->out, "  %s%s%s\n",
 			func_name(rp, f->func), f->async ? " [async]" : "",
 			per > rp->o->threshold ? "  [too often]" : "");
