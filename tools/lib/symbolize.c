@@ -602,12 +602,15 @@ static Elf_Scn *section_named(Elf *elf, size_t shstrndx, const char *want,
 	return NULL;
 }
 
-/* The .rela.plt entry that patches GOT slot @slot. */
-static bool rela_for_slot(Elf_Data *data, const GElf_Shdr *rsh,
+/* The relocation in section @rscn (RELA) that patches GOT slot @slot. */
+static bool rela_for_slot(Elf_Scn *rscn, const GElf_Shdr *rsh,
 			  GElf_Addr slot, GElf_Rela *rela)
 {
+	Elf_Data *data = rscn ? elf_getdata(rscn, NULL) : NULL;
 	size_t i, n = rsh->sh_entsize ? rsh->sh_size / rsh->sh_entsize : 0;
 
+	if (!data || rsh->sh_type != SHT_RELA)
+		return false;
 	for (i = 0; i < n; i++)
 		if (gelf_getrela(data, i, rela) && rela->r_offset == slot)
 			return true;
@@ -615,55 +618,108 @@ static bool rela_for_slot(Elf_Data *data, const GElf_Shdr *rsh,
 }
 
 /*
- * PLT stubs have no symbols; objdump names them "func@plt".  Do the
- * same with libelf and the x86-64 psABI layout: .plt entry k (k >= 1,
- * after the PLT0 trampoline) jumps through .got.plt slot k + 2, .plt.sec
- * entry k through slot k + 3; the .rela.plt relocation of that slot
- * names the function (for IRELATIVE, its addend is the ifunc).
- * NULL when @addr is not in such a stub.
+ * The GOT slot a stub at @entry jumps through, read from its code: a
+ * PLT entry is (endbr64) (bnd) jmp *disp32(%rip), ff 25 and a 32-bit
+ * displacement from the end of the jump.  An IBT .plt's entries push
+ * and jump to PLT0 instead (their jump through the GOT is in .plt.sec):
+ * false.
  */
-static char *plt_name(Dwfl_Module *mod, Dwarf_Addr addr)
+static bool stub_slot(Elf_Scn *scn, const GElf_Shdr *sh, GElf_Addr entry,
+		      GElf_Addr *slot)
 {
-	static const char *const plts[] = { ".plt.sec", ".plt" };
-	GElf_Shdr sh, rsh, gsh, symsh;
-	Dwarf_Addr bias, rel;
-	Elf_Scn *rscn, *symscn;
-	Elf_Data *data;
-	size_t shstrndx, i, k;
+	static const unsigned char endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	Elf_Data *d = elf_getdata(scn, NULL);
+	const unsigned char *p;
+	size_t off = entry - sh->sh_addr, n, i = 0;
+	int32_t disp;
+
+	if (!d || !d->d_buf || off >= d->d_size)
+		return false;
+	p = (const unsigned char *)d->d_buf + off;
+	n = d->d_size - off;
+	if (n >= sizeof(endbr64) && !memcmp(p, endbr64, sizeof(endbr64)))
+		i = sizeof(endbr64);
+	if (i < n && p[i] == 0xf2)	/* bnd */
+		i++;
+	if (i + 6 > n || p[i] != 0xff || p[i + 1] != 0x25)
+		return false;
+	memcpy(&disp, p + i + 2, sizeof(disp));
+	*slot = entry + i + 6 + (GElf_Sxword)disp;
+	return true;
+}
+
+/* "func@plt" from the relocation of @slot (.rela.plt, else .rela.dyn). */
+static char *slot_name(Dwfl_Module *mod, Elf *elf, size_t shstrndx,
+		       Dwarf_Addr bias, GElf_Addr slot)
+{
+	static const char *const relas[] = { ".rela.plt", ".rela.dyn" };
+	GElf_Shdr rsh, symsh;
+	Elf_Scn *rscn = NULL, *symscn;
 	GElf_Rela rela;
 	GElf_Sym sym;
 	const char *name = NULL;
+	size_t i;
+
+	for (i = 0; i < DCG_ARRAY_SIZE(relas); i++) {
+		rscn = section_named(elf, shstrndx, relas[i], &rsh);
+		if (rscn && rela_for_slot(rscn, &rsh, slot, &rela))
+			break;
+	}
+	if (i == DCG_ARRAY_SIZE(relas))
+		return NULL;
+	symscn = elf_getscn(elf, rsh.sh_link);
+	if (GELF_R_SYM(rela.r_info) && symscn && gelf_getshdr(symscn, &symsh) &&
+	    gelf_getsym(elf_getdata(symscn, NULL), GELF_R_SYM(rela.r_info),
+			&sym))
+		name = elf_strptr(elf, symsh.sh_link, sym.st_name);
+	else if (rela.r_addend)
+		name = dwfl_module_addrname(mod, bias + rela.r_addend);
+	if (!name || !name[0])
+		return NULL;
+	/* "memcpy@@GLIBC_2.14" -> "memcpy" */
+	return dup_printf("%.*s@plt", (int)strcspn(name, "@"), name);
+}
+
+/*
+ * PLT stubs have no symbols; objdump names them "func@plt".  Do the
+ * same with libelf: the stub's own jump gives its GOT slot, and the
+ * relocation of that slot names the function (for IRELATIVE, its
+ * addend is the ifunc).  Where the stub does not jump through the GOT
+ * itself (an IBT .plt), the x86-64 psABI layout gives the slot: .plt
+ * entry k (k >= 1, after the PLT0 trampoline) uses .got.plt slot
+ * k + 2.  A library linked -z now may have no .got.plt at all (its
+ * slots are in .got): the decoded jump still finds them.  NULL when
+ * @addr is not in a stub.
+ */
+static char *plt_name(Dwfl_Module *mod, Dwarf_Addr addr)
+{
+	static const char *const plts[] = { ".plt.sec", ".plt", ".plt.got" };
+	GElf_Shdr sh, gsh;
+	Dwarf_Addr bias, rel;
+	Elf_Scn *scn;
+	size_t shstrndx, i, k, esz;
+	GElf_Addr entry, slot;
 	Elf *elf = dwfl_module_getelf(mod, &bias);
 
 	if (!elf || elf_getshdrstrndx(elf, &shstrndx) < 0)
 		return NULL;
 	rel = addr - bias;
-	rscn = section_named(elf, shstrndx, ".rela.plt", &rsh);
-	if (!rscn || !(data = elf_getdata(rscn, NULL)) ||
-	    !section_named(elf, shstrndx, ".got.plt", &gsh))
-		return NULL;
 	for (i = 0; i < DCG_ARRAY_SIZE(plts); i++) {
-		if (!section_named(elf, shstrndx, plts[i], &sh) ||
-		    rel < sh.sh_addr || rel >= sh.sh_addr + sh.sh_size)
+		scn = section_named(elf, shstrndx, plts[i], &sh);
+		if (!scn || rel < sh.sh_addr || rel >= sh.sh_addr + sh.sh_size)
 			continue;
-		k = (rel - sh.sh_addr) / (sh.sh_entsize ? sh.sh_entsize : 16);
+		esz = sh.sh_entsize ? sh.sh_entsize : 16;
+		k = (rel - sh.sh_addr) / esz;
 		if (i == 1 && k == 0)
-			return NULL;
-		if (!rela_for_slot(data, &rsh, gsh.sh_addr + 8 * (k + 3 - i),
-				   &rela))
-			return NULL;
-		symscn = elf_getscn(elf, rsh.sh_link);
-		if (GELF_R_SYM(rela.r_info) && symscn &&
-		    gelf_getshdr(symscn, &symsh) &&
-		    gelf_getsym(elf_getdata(symscn, NULL),
-				GELF_R_SYM(rela.r_info), &sym))
-			name = elf_strptr(elf, symsh.sh_link, sym.st_name);
-		else if (rela.r_addend)
-			name = dwfl_module_addrname(mod, bias + rela.r_addend);
-		if (!name || !name[0])
-			return NULL;
-		/* "memcpy@@GLIBC_2.14" -> "memcpy" */
-		return dup_printf("%.*s@plt", (int)strcspn(name, "@"), name);
+			return NULL;	/* PLT0 */
+		entry = sh.sh_addr + k * esz;
+		if (!stub_slot(scn, &sh, entry, &slot)) {
+			if (i != 1 ||
+			    !section_named(elf, shstrndx, ".got.plt", &gsh))
+				return NULL;
+			slot = gsh.sh_addr + 8 * (k + 2);
+		}
+		return slot_name(mod, elf, shstrndx, bias, slot);
 	}
 	return NULL;
 }
