@@ -36,6 +36,7 @@
 #include "dyncg_kernel.h"
 #include "kernel_mode.h"	/* dyncg kernel mode */
 #include "nofault.c"
+#include "plt_stub.c"	/* PLT stubs named in the live text */
 #include "trap_flag.c"
 #include "task_slots.c"
 #include "user_flags.c"	/* the program's own TF in user windows */

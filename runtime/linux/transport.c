@@ -258,6 +258,37 @@ static const char *dcg_kind_arrow(const struct dcg_rec_event *e)
 	}
 }
 
+/*
+ * A user address's name from stap's tables.  A bound PLT stub is named
+ * by its target, "target@plt" (plt_stub.c), when stap knows the target
+ * (its object was given with -d or --ldd); an unbound one "[plt,
+ * unbound]"; never by the symbol before .plt, stap's name for it.
+ */
+static void dcg_user_sym(struct dcg_slot *s, const struct dcg_rec_event *e,
+			 unsigned long at, char *sym, size_t len)
+{
+	int stub = DCG_PLT_NONE;
+	u64 target = 0;
+	size_t n;
+
+	if (e->kind != DCG_EV_RET)
+		stub = dcg_plt_stub(at, &target);
+	if (stub == DCG_PLT_UNBOUND) {
+		strscpy(sym, "[plt, unbound]", len);
+		return;
+	}
+	if (stub == DCG_PLT_BOUND) {
+		DCG_STP_SNPRINT_ADDR(sym, len, target, _STP_SYM_SYMBOL,
+				     s->task);	/* kcompat.h S1 */
+		n = strnlen(sym, len);
+		if (strncmp(sym, "0x", 2) && n + sizeof("@plt") <= len) {
+			memcpy(sym + n, "@plt", sizeof("@plt"));
+			return;
+		}
+	}
+	DCG_STP_SNPRINT_ADDR(sym, len, at, _STP_SYM_SYMBOL, s->task);
+}
+
 static void dcg_out_text_event(struct dcg_slot *s,
 			       const struct dcg_rec_event *e)
 {
@@ -268,8 +299,7 @@ static void dcg_out_text_event(struct dcg_slot *s,
 	int n;
 
 	if (!dcg_ksym_text(at, sym, sizeof(sym)))	/* dyncg kernel mode */
-		DCG_STP_SNPRINT_ADDR(sym, sizeof(sym), at, _STP_SYM_SYMBOL,
-				     s->task);	/* kcompat.h S1 */
+		dcg_user_sym(s, e, at, sym, sizeof(sym));
 	n = snprintf(line, sizeof(line), "%6llu %s(%d):%*s%s %s%s%s%s\n",
 		     us, s->task->comm, s->tid, indent, "",
 		     dcg_kind_arrow(e), sym,
