@@ -290,6 +290,7 @@ void sigstate_program_trap(struct task *t);
 void sigstate_signal_delivered(struct task *t, int sig);
 bool sigstate_restore(struct task *t, int sig);
 void sigstate_exec(struct task *t);
+void sigstate_report(void);
 
 /* ptrace.c */
 pid_t collect_stop(pid_t tid, int *status);

@@ -291,6 +291,12 @@ static void begin_trace(void)
 	if (ret < 0)
 		die(1, "%s: %s", T.opt.out, strerror(-ret));
 	maps_scan(true);
+	/*
+	 * Out now: a file that cannot take the trace (a full disk,
+	 * /dev/full) stops the tracing before it starts (the loop sees
+	 * T.w.error), not after the program ran stepped to its end.
+	 */
+	dcg_writer_flush(&T.w);
 }
 
 static bool trace_to_stdout(void)
@@ -641,6 +647,7 @@ static int finish(void)
 		mode_name(T.mode), T.windows, T.stops, T.w.written,
 		T.w.dropped, T.stepovers, T.sigs_delivered);
 	skip_report();
+	sigstate_report();
 	if (rc || detached || !T.exited)
 		return rc;
 	if (WIFEXITED(T.exit_status))
