@@ -103,6 +103,7 @@ struct task {
 	bool fresh;		/* initial stop not seen yet */
 	bool parked;		/* stopped before its parent said who it is */
 	bool rewound;		/* rip moved back onto our int3 */
+	bool at_bp;		/* its int3 stop: rip put back before collecting */
 	struct user_regs_struct regs;
 	bool regs_valid;
 
@@ -185,6 +186,7 @@ extern volatile int stop_requested;
 
 /* util */
 uint64_t now_ns(void);
+void fault_point(const char *name);
 void die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define vlog(lvl, ...) do { if (T.opt.verbose >= (lvl)) warnx_(__VA_ARGS__); } while (0)
@@ -288,8 +290,10 @@ void sigstate_program_trap(struct task *t);
 void sigstate_signal_delivered(struct task *t, int sig);
 bool sigstate_restore(struct task *t, int sig);
 void sigstate_exec(struct task *t);
+void sigstate_report(void);
 
 /* ptrace.c */
+pid_t collect_stop(pid_t tid, int *status);
 int trace_loop(void);
 void trace_loop_interrupt(void);
 void handle_stop(struct task *t, int status);

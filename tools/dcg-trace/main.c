@@ -46,6 +46,25 @@ uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
+/*
+ * A testing aid (faults.exp): DCG_TRACE_FAULT=NAME makes the tracer
+ * SIGKILL itself when it reaches the point called NAME, to check what a
+ * kill at that very moment leaves in the program.  Points:
+ *   int3-hit   a free thread's int3 stop collected, before bp_hit()
+ */
+void fault_point(const char *name)
+{
+	static const char *want;
+	static bool read;
+
+	if (!read) {
+		want = getenv("DCG_TRACE_FAULT");
+		read = true;
+	}
+	if (want && !strcmp(want, name))
+		raise(SIGKILL);
+}
+
 void warnx_(const char *fmt, ...)
 {
 	va_list ap;
@@ -272,6 +291,12 @@ static void begin_trace(void)
 	if (ret < 0)
 		die(1, "%s: %s", T.opt.out, strerror(-ret));
 	maps_scan(true);
+	/*
+	 * Out now: a file that cannot take the trace (a full disk,
+	 * /dev/full) stops the tracing before it starts (the loop sees
+	 * T.w.error), not after the program ran stepped to its end.
+	 */
+	dcg_writer_flush(&T.w);
 }
 
 static bool trace_to_stdout(void)
@@ -622,6 +647,7 @@ static int finish(void)
 		mode_name(T.mode), T.windows, T.stops, T.w.written,
 		T.w.dropped, T.stepovers, T.sigs_delivered);
 	skip_report();
+	sigstate_report();
 	if (rc || detached || !T.exited)
 		return rc;
 	if (WIFEXITED(T.exit_status))

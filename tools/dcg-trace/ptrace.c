@@ -63,6 +63,68 @@ static pid_t wait_for(pid_t tid, int *status)
 }
 
 /*
+ * The breakpoint whose int3 stopped free-running @t (regs valid), or
+ * NULL.  rip is one past the int3, or on it when put back before the
+ * stop was collected (at_bp).
+ */
+static struct bp *int3_hit(struct task *t)
+{
+	struct bp *b = bp_find(t->at_bp ? t->regs.rip : t->regs.rip - 1);
+
+	t->at_bp = false;
+	return b && b->inserted ? b : NULL;
+}
+
+/*
+ * @si: a stop that waitid(WNOWAIT) showed and nobody collected yet.
+ * If it is a free-running thread's SIGTRAP on one of our int3s, put
+ * its rip back on the instruction first.  Why before: collecting a
+ * stop clears its exit code (wait_task_stopped()), and if dcg-trace
+ * died (SIGKILL) between the collection and the rewind, the kernel's
+ * detach would wake the thread with no signal, one byte past our int3:
+ * it would run work() without its push %rbp and die of SIGSEGV, or
+ * worse, compute garbage (testsuite/repro-kill-tracer, 1 round in
+ * 400).  Not collected yet, the stop still carries its SIGTRAP: a
+ * death there is the documented one.  Rewound and collected, the
+ * thread is on our int3 again, which the guardian can take out.
+ */
+static void rewind_before_collect(const siginfo_t *si)
+{
+	struct task *t;
+	struct bp *b;
+
+	if (si->si_code != CLD_TRAPPED || si->si_status != SIGTRAP)
+		return;
+	t = task_find(si->si_pid);
+	if (!t || t->parked || t->how != RH_CONT || t->at_bp ||
+	    task_getregs(t) < 0)
+		return;
+	b = bp_find(t->regs.rip - 1);
+	if (!b || !b->inserted)
+		return;
+	t->regs.rip = b->addr;
+	if (task_setregs(t) == 0)
+		t->at_bp = true;
+}
+
+/* Collect the next stop of @tid, rewinding it first if it is an int3's. */
+pid_t collect_stop(pid_t tid, int *status)
+{
+	siginfo_t si;
+
+	for (;;) {
+		si.si_pid = 0;
+		if (waitid(P_PID, tid, &si, WEXITED | WSTOPPED | __WALL |
+			   WNOWAIT) == 0)
+			break;
+		if (errno != EINTR)
+			return -1;
+	}
+	rewind_before_collect(&si);
+	return wait_for(tid, status);
+}
+
+/*
  * Execute the instruction under breakpoint @b in @t alone; then handle
  * the stop that follows as any other.
  */
@@ -312,8 +374,9 @@ static void handle_sigtrap(struct task *t)
 		return;
 	}
 	tflags_from_regs(t);	/* ran free: GETREGS shows its own TF */
-	b = bp_find(t->regs.rip - 1);
-	if (b && b->inserted) {
+	b = int3_hit(t);
+	if (b) {
+		fault_point("int3-hit");
 		bp_hit(t, b);
 		return;
 	}
@@ -613,6 +676,7 @@ static pid_t wait_any(int *status)
 		return -1;
 	}
 	in_wait = 0;
+	rewind_before_collect(&si);
 	do {
 		tid = waitpid(si.si_pid, status, __WALL);
 	} while (tid < 0 && errno == EINTR);
@@ -673,26 +737,41 @@ static bool sigtrap_queued(pid_t tgid, pid_t tid)
 	return pend & (1ull << (SIGTRAP - 1));
 }
 
+/* A group-stop or interrupt report: resuming from it loses nothing. */
+static bool event_stop_pending(const struct task *t)
+{
+	return t->has_pending && WIFSTOPPED(t->pending_status) &&
+	       (t->pending_status >> 16) == PTRACE_EVENT_STOP;
+}
+
 /*
- * PTRACE_INTERRUPT is reported before a signal already queued: a
- * stepped thread may have the trap of its last step queued, a free one
- * the trap of our int3 (with rip past it).  Detached, either would die
- * of that SIGTRAP.  Let it take the signal while still traced (the
- * signal-delivery-stop comes before it runs any instruction) and judge
- * it as any pending stop.
+ * PTRACE_INTERRUPT and group-stop are reported before a signal already
+ * queued: a stepped thread may have the trap of its last step queued,
+ * a free one the trap of our int3 (with rip past it).  Detached,
+ * either would die of that SIGTRAP.  Let it take the signal while
+ * still traced (the signal-delivery-stop comes before it runs any
+ * instruction) and judge it as any pending stop.  A group-stop report
+ * that stop_world() collected is such a case: a SIGSTOP whose group
+ * stop began while a stepped thread ran (the debug trap is taken
+ * before the interrupt that brings the stop, so the step's SIGTRAP is
+ * queued first), or a stepped syscall that the stop interrupted.
  */
 static void drain_sigtrap(struct task *t)
 {
-	int status;
+	int status, tries;
 
-	if (t->has_pending || !sigtrap_queued(t->tgid, t->tid))
-		return;
-	if (ptrace(PTRACE_CONT, t->tid, 0, 0) < 0)
-		return;
-	if (wait_for(t->tid, &status) != t->tid)
-		return;
-	t->has_pending = true;
-	t->pending_status = status;
+	for (tries = 0; tries < 4; tries++) {
+		if ((t->has_pending && !event_stop_pending(t)) ||
+		    !sigtrap_queued(t->tgid, t->tid))
+			return;
+		if (ptrace(PTRACE_CONT, t->tid, 0, 0) < 0)
+			return;
+		if (collect_stop(t->tid, &status) != t->tid)
+			return;
+		t->has_pending = true;
+		t->pending_status = status;
+	}
+	warnx_("thread %d: a SIGTRAP stays queued at the detach", t->tid);
 }
 
 /*
@@ -722,13 +801,14 @@ static void stop_listening(struct task *t)
 /* Is the SIGTRAP that stopped @t (regs valid) one of ours? */
 static bool our_trap(struct task *t)
 {
-	struct bp *b = bp_find(t->regs.rip - 1);
+	struct bp *b;
 
 	if (stepped(t))
 		return true;
-	if (b && b->inserted) {
+	b = int3_hit(t);
+	if (b) {
 		/* rip back on the instruction the int3 stands in for */
-		t->regs.rip--;
+		t->regs.rip = b->addr;
 		task_setregs(t);
 		return true;
 	}

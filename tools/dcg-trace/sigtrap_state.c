@@ -67,6 +67,23 @@ struct ksigaction {
 
 static struct ksigaction acts[NSIG_K + 1];
 static bool acts_known;
+
+/*
+ * The query of the actions (-p) needs a clean stop where a syscall can
+ * be injected; under a flood of signals most stops are not such (a
+ * signal or a syscall entry comes first, or a signal interrupts the
+ * injection), and trying again at every clean stop cost a /proc read
+ * and an injection per stop (6,659 tries in 1 s of sigflood once).  After
+ * the k-th failure in a row the next try waits 2^k ms, at most
+ * QUERY_BACKOFF_MAX_MS: in a flood, at most about 16 tries a second.
+ */
+#define QUERY_BACKOFF_MAX_MS 64
+static struct {
+	uint64_t tries;		/* queries started */
+	uint64_t failed;	/* of which met another stop, or no chance */
+	unsigned int backoff_ms;	/* wait after the next failure */
+	uint64_t next_ns;	/* no try before this (now_ns()) */
+} Q;
 static uint64_t syscall_insn;	/* a syscall instruction in the vDSO */
 static bool warned;
 
@@ -275,6 +292,7 @@ static void init_actions(struct task *t)
 	uint64_t ign, cgt;
 	int sig, r;
 
+	Q.tries++;
 	proc_sigsets(t->tgid, &ign, &cgt);
 	memset(acts, 0, sizeof(acts));
 	for (sig = 1; sig <= NSIG_K; sig++) {
@@ -290,7 +308,13 @@ static void init_actions(struct task *t)
 		/* not now, or another stop came first: at a later clean stop */
 		if (r != -EAGAIN && !t->has_pending)
 			warn_once(t, "handler");
-		vlog(2, "thread %d: signal actions: query deferred", t->tid);
+		Q.failed++;
+		Q.backoff_ms = Q.backoff_ms ? Q.backoff_ms * 2 : 2;
+		if (Q.backoff_ms > QUERY_BACKOFF_MAX_MS)
+			Q.backoff_ms = QUERY_BACKOFF_MAX_MS;
+		Q.next_ns = now_ns() + Q.backoff_ms * 1000000ull;
+		vlog(2, "thread %d: signal actions: query deferred (next try "
+		     "in %u ms)", t->tid, Q.backoff_ms);
 		return;
 	}
 	acts_known = true;
@@ -321,7 +345,8 @@ static void clean_stop(struct task *t, int sig)
 {
 	if (!t->sysgood)
 		set_options(t);
-	if (!acts_known && t->tgid == T.pid && !sig)
+	if (!acts_known && t->tgid == T.pid && !sig &&
+	    (!Q.next_ns || now_ns() >= Q.next_ns))
 		init_actions(t);
 	if (!t->sig_known) {
 		if (trap_blocked_now(t->tid, &t->trap_blocked))
@@ -504,4 +529,14 @@ bool sigstate_restore(struct task *t, int sig)
 mask_fail:
 	warn_once(t, "mask");
 	return false;
+}
+
+/* -v: how the query of the signal actions went (a flood defers it). */
+void sigstate_report(void)
+{
+	if (!Q.tries)
+		return;
+	vlog(1, "signal-action query: %llu tries, %llu deferred, actions %s",
+	     (unsigned long long)Q.tries, (unsigned long long)Q.failed,
+	     acts_known ? "known" : "never known");
 }

@@ -112,6 +112,7 @@ int task_resume(struct task *t, enum resume_how how, int sig)
 		sigstate_signal_delivered(t, sig);
 	t->how = how;
 	t->regs_valid = false;
+	t->at_bp = false;
 	if (how != RH_CONT && sig)
 		tflags_signal_sent(t);
 	guardian_resumed(t->tid, how);
@@ -148,17 +149,9 @@ int stop_world(struct task *except)
 			continue;
 		if (ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) < 0)
 			continue;
-		for (;;) {
-			pid_t r = waitpid(t->tid, &status, __WALL);
-
-			if (r == t->tid)
-				break;
-			if (r < 0 && errno != EINTR) {
-				/* gone: report it to the loop as killed */
-				status = SIGKILL;
-				break;
-			}
-		}
+		/* gone: report it to the loop as killed */
+		if (collect_stop(t->tid, &status) != t->tid)
+			status = SIGKILL;
 		t->state = TS_STOPPED;
 		t->regs_valid = false;
 		if (is_interrupt_stop(status)) {

@@ -3,12 +3,18 @@
  * trace_write.c - the one trace writer.
  *
  * Records are built on the stack, zero-padded to a multiple of 8 and
- * written with stdio; the buffering is what keeps a trace with millions
- * of events cheap.  Errors are sticky: the first one is kept and
- * returned from every later call and from close.
+ * gathered in a buffer of our own, written out with write() when full
+ * and at close; the buffering is what keeps a trace with millions of
+ * events cheap.  Not stdio: an event counts as written only once its
+ * bytes are in the file (the kernel took them), not when it entered a
+ * buffer, so that "events written" stays true when the file cannot
+ * take them (a full disk, /dev/full, a reader gone): events lost with
+ * a failed write count as dropped.  Errors are sticky: the first one
+ * is kept and returned from every later call and from close.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <gelf.h>
@@ -16,15 +22,70 @@
 #include "trace_write.h"
 
 #define ALIGN8(n) (((n) + 7u) & ~7u)
+#define BUF_SIZE (1u << 20)	/* traces are written by the million */
+
+/* Whole event records in the first @n bytes of the buffer. */
+static dcg_u64 events_in(const struct dcg_writer *w, size_t n)
+{
+	struct dcg_rec r;
+	dcg_u64 count = 0;
+	size_t pos = 0;
+
+	while (pos + sizeof(r) <= n) {
+		memcpy(&r, w->buf + pos, sizeof(r));
+		if (r.size < sizeof(r) || pos + r.size > n)
+			break;
+		if (r.type == DCG_REC_EVENT)
+			count++;
+		pos += r.size;
+	}
+	return count;
+}
+
+/*
+ * Write the buffer out.  The events it holds become written; after a
+ * failure, those the file did take (a short write) are written, the
+ * others dropped.
+ */
+static int flush_buf(struct dcg_writer *w)
+{
+	size_t off = 0;
+	dcg_u64 done;
+	ssize_t n;
+
+	while (off < w->len) {
+		n = write(w->fd, w->buf + off, w->len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			w->error = n < 0 && errno ? errno : EIO;
+			break;
+		}
+		off += n;
+	}
+	done = off == w->len ? w->buffered : events_in(w, off);
+	w->written += done;
+	w->dropped += w->buffered - done;
+	w->buffered = 0;
+	w->len = 0;
+	return -w->error;
+}
+
+int dcg_writer_flush(struct dcg_writer *w)
+{
+	if (w->error)
+		return -w->error;
+	return flush_buf(w);
+}
 
 static int put(struct dcg_writer *w, const void *rec, size_t size)
 {
 	if (w->error)
 		return -w->error;
-	if (fwrite(rec, 1, size, w->f) != size) {
-		w->error = errno ? errno : EIO;
+	if (w->len + size > BUF_SIZE && flush_buf(w) < 0)
 		return -w->error;
-	}
+	memcpy(w->buf + w->len, rec, size);
+	w->len += size;
 	w->bytes += size;
 	return 0;
 }
@@ -42,14 +103,22 @@ int dcg_writer_open(struct dcg_writer *w, const char *path,
 {
 	memset(w, 0, sizeof(*w));
 	w->max_events = max_events;
-	if (strcmp(path, "-") == 0)
-		w->f = stdout;
-	else
-		w->f = fopen(path, "wb");
-	if (!w->f)
-		return -errno;
-	/* A big buffer: traces are written by the million. */
-	setvbuf(w->f, NULL, _IOFBF, 1 << 20);
+	w->buf = malloc(BUF_SIZE);
+	if (!w->buf)
+		return -ENOMEM;
+	if (strcmp(path, "-") == 0) {
+		w->fd = 1;
+		return 0;
+	}
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (w->fd < 0) {
+		int err = errno;
+
+		free(w->buf);
+		w->buf = NULL;
+		return -err;
+	}
+	w->own_fd = true;
 	return 0;
 }
 
@@ -79,7 +148,7 @@ int dcg_write_event(struct dcg_writer *w, const struct dcg_rec_event *ev)
 	int ret;
 
 	w->produced++;
-	if (w->max_events && w->written >= w->max_events) {
+	if (w->max_events && w->written + w->buffered >= w->max_events) {
 		w->dropped++;
 		w->unreported++;
 		return 0;
@@ -92,7 +161,7 @@ int dcg_write_event(struct dcg_writer *w, const struct dcg_rec_event *ev)
 		w->unreported++;
 		return ret;
 	}
-	w->written++;
+	w->buffered++;
 	return 1;
 }
 
@@ -214,7 +283,8 @@ int dcg_write_stats(struct dcg_writer *w, dcg_u64 ts, dcg_u64 stops,
 	rec_init(&s.r, DCG_REC_STATS, sizeof(s), 0);
 	s.stops = stops;
 	s.produced = w->produced;
-	s.written = w->written;
+	/* what the file holds once the buffer, this record's, is out */
+	s.written = w->written + w->buffered;
 	s.dropped = w->dropped;
 	s.resyncs = resyncs;
 	s.decode_errors = decode_errors;
@@ -223,14 +293,20 @@ int dcg_write_stats(struct dcg_writer *w, dcg_u64 ts, dcg_u64 stops,
 
 int dcg_writer_close(struct dcg_writer *w)
 {
-	int err = w->error;
+	int err;
 
-	if (!w->f)
-		return -err;
-	if (fflush(w->f) != 0 && !err)
+	if (!w->buf)
+		return -w->error;
+	if (!w->error)
+		flush_buf(w);
+	/* whatever a failed write left in the buffer is lost */
+	w->dropped += w->buffered;
+	w->buffered = 0;
+	err = w->error;
+	if (w->own_fd && close(w->fd) != 0 && !err)
 		err = errno ? errno : EIO;
-	if (w->f != stdout && fclose(w->f) != 0 && !err)
-		err = errno ? errno : EIO;
-	w->f = NULL;
+	free(w->buf);
+	w->buf = NULL;
+	w->error = err;
 	return -err;
 }

@@ -10,16 +10,21 @@
 #ifndef TRACE_WRITE_H
 #define TRACE_WRITE_H
 
-#include <stdio.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include "dcg_event.h"
 
 struct dcg_writer {
-	FILE *f;
+	int fd;
+	bool own_fd;		/* opened here (not standard output) */
+	unsigned char *buf;
+	size_t len;		/* bytes in buf */
 	int error;		/* first errno seen, 0 if none */
 	dcg_u64 max_events;	/* 0 = no budget */
 	dcg_u64 produced;
-	dcg_u64 written;
-	dcg_u64 dropped;
+	dcg_u64 written;	/* events the file took (write() succeeded) */
+	dcg_u64 buffered;	/* events in buf, not written yet */
+	dcg_u64 dropped;	/* budget, or lost with a failed write */
 	dcg_u64 unreported;	/* dropped but not yet in a LOST record */
 	dcg_u64 bytes;
 };
@@ -27,6 +32,12 @@ struct dcg_writer {
 /* Open @path for writing ("-" = stdout).  Returns 0 or -errno. */
 int dcg_writer_open(struct dcg_writer *w, const char *path,
 		    dcg_u64 max_events);
+
+/*
+ * Write out what is buffered now (e.g. the header: a file that cannot
+ * take the trace is found before the tracing starts).  0 or -errno.
+ */
+int dcg_writer_flush(struct dcg_writer *w);
 
 int dcg_write_header(struct dcg_writer *w, unsigned int host,
 		     unsigned int mode, dcg_u32 pid, dcg_u32 flags,
@@ -67,7 +78,10 @@ int dcg_write_pending_lost(struct dcg_writer *w, dcg_u32 tid, dcg_u64 ts,
 int dcg_write_stats(struct dcg_writer *w, dcg_u64 ts, dcg_u64 stops,
 		    dcg_u64 resyncs, dcg_u64 decode_errors);
 
-/* Close; returns 0 or the first error (-errno). */
+/*
+ * Write out what is buffered and close; returns 0 or the first error
+ * (-errno).  After it, written and dropped are final.
+ */
 int dcg_writer_close(struct dcg_writer *w);
 
 #endif /* TRACE_WRITE_H */

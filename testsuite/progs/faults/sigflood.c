@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * For dcg-trace -p under a flood of signals: "sigflood THREADS ROUNDS".
+ * For dcg-trace -p under a flood of signals:
+ * "sigflood THREADS ROUNDS [QUIET_MS]" (QUIET_MS 0: a flood without pause).
  *
  * The program catches SIGURG, so dcg-trace must ask the kernel for that
  * action by a syscall injected into a stopped thread.  A child process
@@ -74,14 +75,16 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+static long quiet_ms = 10;
+
 /*
  * The child: SIGURG to every thread of @pid until told to stop, in
- * bursts of 10 ms with 10 ms of quiet between them: the bursts make the
- * injections meet signals, the quiet lets stepped windows end.
+ * bursts of 10 ms with quiet_ms of quiet between them: the bursts make
+ * the injections meet signals, the quiet lets stepped windows end.
  */
 static void flood(struct shared *sh, pid_t pid)
 {
-	struct timespec t0, now, quiet = { 0, 10000000 };
+	struct timespec t0, now, quiet = { 0, quiet_ms * 1000000 };
 	int i;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);	/* no orphan flooding on */
@@ -97,7 +100,8 @@ static void flood(struct shared *sh, pid_t pid)
 			clock_gettime(CLOCK_MONOTONIC, &now);
 		} while (!sh->done && (now.tv_sec - t0.tv_sec) * 1000000000L +
 					     now.tv_nsec - t0.tv_nsec < 10000000L);
-		nanosleep(&quiet, NULL);
+		if (quiet_ms)
+			nanosleep(&quiet, NULL);
 	}
 	_exit(0);
 }
@@ -119,8 +123,12 @@ int main(int argc, char **argv)
 	pid_t child;
 
 	rounds = argc > 2 ? atol(argv[2]) : 3000000;
-	if (n < 1 || n >= MAX_THREADS || rounds < 1) {
-		fprintf(stderr, "usage: sigflood [THREADS (1-%d) [ROUNDS]]\n",
+	if (argc > 3)
+		quiet_ms = atol(argv[3]);
+	if (n < 1 || n >= MAX_THREADS || rounds < 1 || quiet_ms < 0 ||
+	    quiet_ms > 999) {
+		fprintf(stderr, "usage: sigflood [THREADS (1-%d) [ROUNDS "
+			"[QUIET_MS (0-999)]]]\n",
 			MAX_THREADS - 1);
 		return 2;
 	}
