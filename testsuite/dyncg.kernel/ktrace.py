@@ -45,6 +45,26 @@ RCU_ROOTS = {"rcu_read_unlock_special"}
 
 results = {"fail": 0}
 
+# Compiler plumbing, not functions of the traced code (retpolines, return
+# thunks of the retbleed/SRSO/ITS mitigations, call depth tracking): no
+# event may name one.
+THUNK_PREFIXES = ("__x86_indirect_", "__x86_return_", "retbleed_",
+                  "srso_", "its_return_thunk", "zen_untrain_ret",
+                  "call_depth_return_thunk")
+THUNK_NAMES = {"__ret"}
+# x86-64 module space (nokaslr): dyncg's own code lives there.
+MODULES_VADDR = 0xffffffffc0000000
+
+
+def is_thunk_name(name):
+    return name in THUNK_NAMES or name.startswith(THUNK_PREFIXES)
+
+
+def is_thunk(sm, addr):
+    """Any alias at the symbol holding addr is a thunk's name (6.1's
+    retpolines share their address with __indirect_thunk_start)."""
+    return any(is_thunk_name(n) for n in sm.aliases.get(sm.entry(addr), []))
+
 
 def check(ok, what):
     print("%s: %s" % ("PASS" if ok else "FAIL", what))
@@ -237,6 +257,14 @@ def cmd_vfs(sysmap, text, binpath, readiter):
     check(bad == 0, "KSYM records agree with System.map (%d differ)" % bad)
 
     evs = events(recs)
+    check_not_ours(evs, sm, "binary events")
+    edges = [struct.unpack_from("<QQ", raw, 8) for typ, _, raw in recs
+             if typ == 8]
+    bad = [(a, b) for a, b in edges
+           for x in (a, b) if x and (x >= MODULES_VADDR or is_thunk(sm, x))]
+    check(not bad, "no thunk or module code in the edge table (%d edges, %d bad: %s)"
+          % (len(edges), len(bad),
+             ", ".join("%s->%s" % (sm.name(a), sm.name(b)) for a, b in bad[:3])))
     wins = windows(evs)
     check(len(wins) == 2, "two windows: the data read and the EOF read (%d)" % len(wins))
     if not wins:
@@ -315,6 +343,48 @@ def cmd_vfs(sysmap, text, binpath, readiter):
               (k, len(a)))
 
 
+def check_not_ours(evs, sm, what):
+    """No event goes to or comes from dyncg's module or a thunk."""
+    bad = []
+    for e in evs:
+        at = e["frm"] if e["kind"] == EV_RET else e["to"]
+        if at >= MODULES_VADDR or e["frm"] >= MODULES_VADDR:
+            bad.append("module %#x" % at)
+        elif is_thunk(sm, at):
+            bad.append(sm.name(at))
+    check(not bad, "%s: no thunk or dyncg code (%d events, %d bad: %s)" %
+          (what, len(evs), len(bad), ", ".join(bad[:3])))
+
+
+def text_lines_not_ours(path, what):
+    """Live text: no event names a module function or a thunk."""
+    bad = []
+    n = 0
+    for line in open(path, errors="replace"):
+        m = TEXT_RE.match(line)
+        if not m:
+            continue
+        n += 1
+        rest = line[m.end():]
+        if rest.startswith(" [") or is_thunk_name(m.group(5)):
+            bad.append(line.strip())
+    check(not bad, "%s: no thunk or dyncg code (%d events, %d bad: %s)" %
+          (what, n, len(bad), " | ".join(bad[:3])))
+
+
+def sched_ins_under_schedule(win):
+    """Count finish_task_switch* called directly from __schedule."""
+    frames = {}
+    n = 0
+    for arrow, name, depth in win:
+        if arrow in ("->", "=>"):
+            frames[depth] = name
+            if (arrow == "->" and name.startswith("finish_task_switch") and
+                    frames.get(depth - 1) == "__schedule"):
+                n += 1
+    return n
+
+
 def cmd_edges(binpath):
     recs, _ = read_records(binpath)
     evs = events(recs)
@@ -360,9 +430,15 @@ def cmd_pipe(sysmap, text):
           "System.map has pipe_read and schedule")
     if not tw:
         return
+    text_lines_not_ours(text, "pipe text")
     w = tw[0]
-    check(("=>", "pipe_read", 2) in w,
-          "vfs_read reaches pipe_read (indirect, through the thunk)")
+    check(("->", "pipe_read", 2) in w,
+          "vfs_read calls pipe_read (indirect, the thunk folded)")
+    s = summary(open(text, errors="replace").read())
+    ins = sum(sched_ins_under_schedule(x) for x in tw)
+    check(s is not None and s["in"] >= 1 and ins == s["in"],
+          "finish_task_switch under __schedule after every switch-in "
+          "(%d in the trace, %s switch-ins)" % (ins, s and s["in"]))
     # sleeping: pipe_read -> schedule, and the trace goes on after it
     try:
         s = next(j for j, (a, n, d) in enumerate(w) if a == "->" and n == "schedule")
