@@ -223,6 +223,8 @@ struct dcg_thread {
 	dcg_u64 prev_sp;
 	struct dcg_thunk_wait thunk;
 	dcg_u64 hide_ts;	/* when the thread went into hidden code */
+	dcg_u64 hide_ip;	/* from where: the last insn the engine saw
+				 * (the call site, for a call via a thunk) */
 };
 
 DCG_API void dcg_thread_init(struct dcg_thread *t, unsigned int mode,

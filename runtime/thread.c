@@ -592,6 +592,7 @@ DCG_API void dcg_thread_init(struct dcg_thread *t, unsigned int mode,
 	t->prev_sp = 0;
 	t->thunk.kind = 0;
 	t->hide_ts = 0;
+	t->hide_ip = 0;
 }
 
 DCG_API void dcg_thread_begin(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
@@ -646,6 +647,7 @@ DCG_API void dcg_thread_end(struct dcg_thread *t, dcg_u64 ts,
 
 DCG_API void dcg_thread_hide(struct dcg_thread *t, dcg_u64 ts)
 {
+	t->hide_ip = t->thunk.kind ? t->thunk.from : t->prev_ip;
 	t->thunk.kind = 0;
 	t->hide_ts = ts;
 }

@@ -108,6 +108,11 @@ static int dcg_kernel_stop(struct dcg_kwin *kw, struct pt_regs *regs)
 		 * rebuilds its call from the stack.
 		 */
 		kw->in_own = 0;
+		if (kw->sw_pending) {
+			kw->sw_pending = 0;
+			dcg_out_switch(s, kw->sw_out_ts, kw->sw_out_cpu,
+				       kw->sw_in_ts, kw->sw_in_cpu, t->hide_ip);
+		}
 		dcg_thread_resume(t, ip, sp, dcg_now_ns(), &s->ops);
 		return 0;
 	}

@@ -198,6 +198,7 @@ static void dcg_kwin_setup(struct dcg_kwin *kw, struct pt_regs *regs,
 	dcg_kwin_entry(kw, regs, at_entry);
 	kw->syncing = 1;
 	kw->in_own = 0;
+	kw->sw_pending = 0;
 	kw->own_stops = kw->sync_stops = 0;
 	dcg_ksym_note(s->entry_ip);
 	dcg_ksym_note(s->entry_ret);

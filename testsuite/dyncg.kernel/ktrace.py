@@ -17,6 +17,7 @@ under test.
   ktrace.py vfs SYSMAP TEXT BIN READITER
   ktrace.py edges BIN
   ktrace.py pipe SYSMAP TEXT
+  ktrace.py pipebin SYSMAP BIN
   ktrace.py stress LOG READS
 """
 import base64
@@ -326,6 +327,16 @@ def cmd_vfs(sysmap, text, binpath, readiter):
     check(last["kind"] == EV_RET and last["depth"] == 0 and
           not (last["flags"] & 0x40),
           "window ends with vfs_read's own return, not a forced end")
+    # live text: the binary's clock (ns since the trace start), said once
+    ttext = open(text, errors="replace").read()
+    check("dynamic call graph: times in ns since the trace start" in ttext,
+          "live text says its time unit")
+    times = [int(m.group(0).split()[0]) for m in
+             (TEXT_RE.match(line) for line in ttext.splitlines()) if m]
+    check(len(times) > 1 and times == sorted(times) and times[0] > 0,
+          "live text times grow across windows from the trace start "
+          "(%d events, first %s, last %s)" %
+          (len(times), times[0] if times else "-", times[-1] if times else "-"))
     # live text and binary give the same sequence
     tw = text_windows(text)
     check(len(tw) == len(wins), "text has as many windows as binary (%d, %d)" %
@@ -385,6 +396,68 @@ def sched_ins_under_schedule(win):
     return n
 
 
+SWITCH_RE = re.compile(r"^\s*(\d+) (\S+)\((\d+)\): ==> switch: out on CPU (\d+) "
+                       r"at (\d+) ns, in on CPU (\d+), (\d+) ns off CPU$")
+
+
+def check_switch_lines(path, s):
+    """Live text: one switch line per switch-in, with its times and CPUs
+    consistent, and the next event line the rebuilt call of
+    finish_task_switch."""
+    lines = open(path, errors="replace").read().splitlines()
+    sw = [(i, SWITCH_RE.match(l)) for i, l in enumerate(lines)]
+    sw = [(i, m) for i, m in sw if m]
+    check(s is not None and len(sw) == s["in"],
+          "one switch line per switch-in (%d lines, %s switch-ins)" %
+          (len(sw), s and s["in"]))
+    for i, m in sw:
+        t_in, t_out, off = int(m.group(1)), int(m.group(5)), int(m.group(7))
+        cpus = int(m.group(4)), int(m.group(6))
+        check(t_out < t_in and t_in - t_out == off and off > 0 and
+              max(cpus) < 64,
+              "switch line consistent: out %d, in %d, %d ns off, CPUs %d->%d"
+              % (t_out, t_in, off, cpus[0], cpus[1]))
+        nxt = next((TEXT_RE.match(l) for l in lines[i + 1:] if TEXT_RE.match(l)), None)
+        check(nxt is not None and nxt.group(4) == "->" and
+              nxt.group(5).startswith("finish_task_switch") and
+              int(nxt.group(0).split()[0]) >= t_in,
+              "after the switch line: -> finish_task_switch (%s)" %
+              (nxt.group(0).strip() if nxt else "-"))
+
+
+def cmd_pipebin(sysmap, binpath):
+    """Binary pipe read that sleeps: every SWITCH record is followed by
+    the call __schedule -> finish_task_switch of its thread; no thunk or
+    module code in events or EDGE records."""
+    sm = SysMap(sysmap)
+    recs, whole = read_records(binpath)
+    check(whole, "binary trace: whole records")
+    evs = events(recs)
+    check_not_ours(evs, sm, "binary events")
+    sws = [i for i, (typ, _, _) in enumerate(recs) if typ == 9]
+    check(len(sws) >= 1, "SWITCH records present (%d)" % len(sws))
+    fts = sm.byname.get("finish_task_switch.isra.0",
+                        sm.byname.get("finish_task_switch"))
+    for i in sws:
+        typ, tid, raw = recs[i]
+        check(len(raw) == 40, "SWITCH record is 40 bytes (%d)" % len(raw))
+        out_ts, in_ts, at, out_cpu, in_cpu = struct.unpack_from("<QQQHH", raw, 8)
+        check(in_ts > out_ts and out_cpu < 64 and in_cpu < 64 and
+              sm.is_(at, "__schedule"),
+              "SWITCH: %d ns off CPU, CPU %d -> %d, out at %s" %
+              (in_ts - out_ts, out_cpu, in_cpu, sm.name(at)))
+        nxt = next((r for r in recs[i + 1:] if r[0] == 2 and r[1] == tid), None)
+        e = events([nxt])[0] if nxt else None
+        ok = (e is not None and e["kind"] == EV_CALL and e["to"] == fts and
+              sm.is_(e["frm"], "__schedule") and e["ts"] >= in_ts)
+        check(ok, "the event after the SWITCH: __schedule -> finish_task_switch (%s)"
+              % (e and "%s -> %s" % (sm.name(e["frm"]), sm.name(e["to"]))))
+        # the event's cpu field is filled: the CPU it came back on
+        cpu = struct.unpack_from("<H", nxt[2], 42)[0] if nxt else None
+        check(cpu == in_cpu, "the event after the switch is on CPU %d (%s)" %
+              (in_cpu, cpu))
+
+
 def cmd_edges(binpath):
     recs, _ = read_records(binpath)
     evs = events(recs)
@@ -435,6 +508,7 @@ def cmd_pipe(sysmap, text):
     check(("->", "pipe_read", 2) in w,
           "vfs_read calls pipe_read (indirect, the thunk folded)")
     s = summary(open(text, errors="replace").read())
+    check_switch_lines(text, s)
     ins = sum(sched_ins_under_schedule(x) for x in tw)
     check(s is not None and s["in"] >= 1 and ins == s["in"],
           "finish_task_switch under __schedule after every switch-in "
@@ -497,7 +571,8 @@ def main(argv):
         return 2
     cmd, args = argv[1], argv[2:]
     table = {"b64": (cmd_b64, 2), "vfs": (cmd_vfs, 4), "edges": (cmd_edges, 1),
-             "pipe": (cmd_pipe, 2), "stress": (cmd_stress, 2)}
+             "pipe": (cmd_pipe, 2), "stress": (cmd_stress, 2),
+             "pipebin": (cmd_pipebin, 2)}
     if cmd not in table or len(args) != table[cmd][1]:
         print("ktrace: bad command line: %s" % " ".join(argv[1:]))
         return 2

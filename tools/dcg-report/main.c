@@ -498,6 +498,9 @@ static int replay(struct report *rp, bool scanned)
 		case DCG_REC_EDGE:
 			edge_recs_add(&rp->edges, (const void *)rec);
 			break;
+		case DCG_REC_SWITCH:
+			walk_switch(rp, (const void *)rec);
+			break;
 		}
 	}
 	return rc;

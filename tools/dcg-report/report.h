@@ -88,6 +88,9 @@ struct view {
 		      const struct dcg_rec_event *ret, dcg_u64 end_ts);
 	void (*orphan)(struct report *rp, struct thread *t,
 		       const struct dcg_rec_event *ev);
+	/* a context switch of @t (kernel traces), may be NULL */
+	void (*on_switch)(struct report *rp, struct thread *t,
+			  const struct dcg_rec_switch *sw);
 	/*
 	 * After the trace is read, before -o FILE is created: reads what
 	 * else the view needs (diff: the second trace), so that bad input
@@ -172,6 +175,7 @@ void walk_event(struct report *rp, const struct dcg_rec_event *ev);
 void walk_finish(struct report *rp);
 void walk_free(struct report *rp);
 dcg_u64 rel_ts(const struct report *rp, dcg_u64 ts);
+void walk_switch(struct report *rp, const struct dcg_rec_switch *sw);
 
 /* tree.c */
 void tree_init(struct tree *t);
