@@ -653,15 +653,19 @@ DCG_API void dcg_thread_hide(struct dcg_thread *t, dcg_u64 ts)
 }
 
 /* Rebuilding the calls made while hidden code ran: dcg_thread_resume(). */
-#define REBUILD_LEVELS	8	/* calls between the top frame and ip */
+/*
+ * Few levels, small entries: the kernel host runs this on the #DB stack
+ * (and some releases build modules with -Wframe-larger-than=512).
+ */
+#define REBUILD_LEVELS	4	/* calls between the top frame and ip */
 #define REBUILD_WORDS	1024	/* stack words searched */
 
 struct rebuilt {
-	dcg_u64 site;		/* the call insn */
-	dcg_u64 ret;		/* its return address */
+	dcg_u64 ret;		/* return address of the call insn */
 	dcg_u64 slot;		/* where that is on the stack */
 	dcg_u64 func;		/* the callee's entry */
-	int indirect;
+	dcg_u8  len;		/* length of the call insn */
+	dcg_u8  indirect;
 };
 
 /*
@@ -684,7 +688,7 @@ static int call_ends_at(struct stop *st, dcg_u64 ret, struct rebuilt *r)
 		if (dcg_insn_decode(b + 8 - l, l, ret - l, &in) != (int)l ||
 		    (in.branch != DCG_BR_CALL && in.branch != DCG_BR_CALL_IND))
 			continue;
-		r->site = ret - l;
+		r->len = l;
 		r->ret = ret;
 		r->func = 0;
 		r->indirect = in.branch == DCG_BR_CALL_IND;
@@ -798,7 +802,8 @@ DCG_API int dcg_thread_resume(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
 		emit_at(&st, DCG_EV_CALL,
 			(chain[i].indirect ? DCG_EVF_INDIRECT : 0) |
 			(dcg_shadow_push(&t->shadow, &f) ? 0 : DCG_EVF_OVERFLOW),
-			chain[i].site, chain[i].func, chain[i].slot);
+			chain[i].ret - chain[i].len, chain[i].func,
+			chain[i].slot);
 	}
 out:
 	t->hide_ts = 0;
