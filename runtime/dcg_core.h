@@ -37,12 +37,68 @@ typedef int (*dcg_func_bounds_fn)(void *ctx, dcg_u64 addr, dcg_u64 *start,
 /* Receive one event; the host fills in r.tid and cpu and writes it. */
 typedef void (*dcg_emit_fn)(void *ctx, const struct dcg_rec_event *ev);
 
+/* [start, end) of some code. */
+struct dcg_range {
+	dcg_u64 start;
+	dcg_u64 end;
+};
+
+/*
+ * Thunks: compiler plumbing that is no function of its own and must not
+ * show as one (x86 retpolines and return thunks).  A branch into a
+ * thunk waits for the first stop outside every thunk range:
+ *   call: ranges whose code leaves by a jump (or a push+ret) to the
+ *         target with rsp as it was at the thunk's entry.  A call into
+ *         one is a call from the call site to that target, flagged
+ *         indirect; a jump into one is an indirect jump to the target;
+ *   ret:  ranges whose code ends in a ret that pops the slot rsp
+ *         pointed at on entry: a jump into one is a ret at the jump.
+ * Stops inside the ranges (the retpoline's own call, srso_safe_ret)
+ * are never classified.  The host finds the ranges (kallsyms); the
+ * arrays stay the host's and must not change while in use.
+ */
+struct dcg_thunks {
+	const struct dcg_range *call;
+	const struct dcg_range *ret;
+	dcg_u32 ncall;
+	dcg_u32 nret;
+};
+
 struct dcg_host_ops {
 	dcg_read_fn		read;
 	dcg_func_bounds_fn	func_bounds;	/* may be NULL */
 	dcg_emit_fn		emit;
 	void			*ctx;		/* passed to all three */
+	const struct dcg_thunks	*thunks;	/* may be NULL */
 };
+
+/* dcg_thunk_at() */
+#define DCG_THUNK_NONE	0
+#define DCG_THUNK_CALL	1	/* in a call (or jump) thunk */
+#define DCG_THUNK_RET	2	/* in a return thunk */
+
+static inline int dcg_in_ranges(const struct dcg_range *r, dcg_u32 n,
+				dcg_u64 addr)
+{
+	dcg_u32 i;
+
+	for (i = 0; i < n; i++)
+		if (addr >= r[i].start && addr < r[i].end)
+			return 1;
+	return 0;
+}
+
+/* Which kind of thunk holds @addr, DCG_THUNK_NONE when none. */
+static inline int dcg_thunk_at(const struct dcg_thunks *th, dcg_u64 addr)
+{
+	if (!th)
+		return DCG_THUNK_NONE;
+	if (dcg_in_ranges(th->call, th->ncall, addr))
+		return DCG_THUNK_CALL;
+	if (dcg_in_ranges(th->ret, th->nret, addr))
+		return DCG_THUNK_RET;
+	return DCG_THUNK_NONE;
+}
 
 /* Result of classifying one transfer. */
 struct dcg_transfer {
@@ -143,6 +199,21 @@ struct dcg_stats {
 	dcg_u64 read_errors;	/* failed reads of code or stack, any stop */
 };
 
+/*
+ * A branch into a thunk, waiting for the thunk's exit (dcg_thunks):
+ * what the branch was (DCG_EV_CALL, DCG_EV_TAILCALL for a jump, DCG_EV_RET
+ * for a jump into a return thunk; 0 = none), where it was, and rsp at
+ * the thunk's entry.
+ */
+struct dcg_thunk_wait {
+	dcg_u8  kind;
+	dcg_u8  len;		/* length of the branch insn */
+	dcg_u8  jcc;		/* a conditional jump */
+	dcg_u8  pad[5];
+	dcg_u64 from;
+	dcg_u64 sp;
+};
+
 /* Per-thread engine state.  The host owns it and its frame array. */
 struct dcg_thread {
 	struct dcg_shadow shadow;
@@ -155,6 +226,10 @@ struct dcg_thread {
 	dcg_u64 prev_sp;
 	dcg_u64 insns;		/* instructions run in this window, as far
 				 * as the stops tell (events carry it) */
+	struct dcg_thunk_wait thunk;
+	dcg_u64 hide_ts;	/* when the thread went into hidden code */
+	dcg_u64 hide_ip;	/* from where: the last insn the engine saw
+				 * (the call site, for a call via a thunk) */
 };
 
 DCG_API void dcg_thread_init(struct dcg_thread *t, unsigned int mode,
@@ -184,6 +259,31 @@ DCG_API void dcg_thread_begin_here(struct dcg_thread *t, dcg_u64 ip,
  */
 DCG_API int dcg_thread_stop(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
 			    dcg_u64 ts, const struct dcg_host_ops *ops);
+
+/*
+ * The thread goes into code the engine must not see (the host's own:
+ * its probe handlers, its scheduler hooks).  A branch into a thunk that
+ * led there is forgotten, without an event.  The host gives the engine
+ * no stops until dcg_thread_resume().
+ */
+DCG_API void dcg_thread_hide(struct dcg_thread *t, dcg_u64 ts);
+
+/*
+ * The thread is back from hidden code, at @ip with rsp @sp.  No branch
+ * from the previous stop explains this: the hidden code returned here,
+ * maybe into a function that was called while the engine did not look
+ * (the scheduler: the task went out in __schedule and comes back in
+ * finish_task_switch, called from __schedule).  Frames that rsp left
+ * behind, or whose return slot no longer holds their return address
+ * (they returned unseen), end with synthetic RETs at the time the
+ * thread went into hidden code; then the calls between the top frame's
+ * function and @ip are rebuilt from the return addresses on the stack,
+ * each checked against the call insn before it, and emitted as CALLs.
+ * When the chain cannot be proved, no frame is made up.
+ * Returns the number of events emitted.
+ */
+DCG_API int dcg_thread_resume(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
+			      dcg_u64 ts, const struct dcg_host_ops *ops);
 
 /*
  * Close the window: emits synthetic RETs (DCG_EVF_END) for every frame

@@ -37,6 +37,7 @@ enum dcg_rec_type {
 	DCG_REC_LOST	= 6,	/* struct dcg_rec_lost */
 	DCG_REC_STATS	= 7,	/* struct dcg_rec_stats */
 	DCG_REC_EDGE	= 8,	/* struct dcg_rec_edge */
+	DCG_REC_SWITCH	= 9,	/* struct dcg_rec_switch */
 };
 
 /* Largest record a producer may write; readers reject larger sizes. */
@@ -203,6 +204,24 @@ struct dcg_rec_edge {
 	dcg_u64 caller;		/* function entry of the caller, 0 = root */
 	dcg_u64 callee;		/* function entry of the callee */
 	dcg_u64 count;
+};
+
+/*
+ * A context switch inside a kernel window: the traced thread went off
+ * the CPU (the scheduler took it out at out_ts on out_cpu) and came
+ * back at in_ts on in_cpu; in_ts - out_ts is its time off the CPU.
+ * Written when the thread is stepped again, before the events that
+ * follow the switch.  at: the last traced insn before the switch (in
+ * the scheduler), 0 if unknown.
+ */
+struct dcg_rec_switch {
+	struct dcg_rec r;	/* tid = thread */
+	dcg_u64 out_ts;		/* same clock as events */
+	dcg_u64 in_ts;		/* >= out_ts */
+	dcg_u64 at;
+	dcg_u16 out_cpu;
+	dcg_u16 in_cpu;
+	dcg_u32 pad;
 };
 
 #endif /* DCG_EVENT_H */

@@ -29,8 +29,8 @@ struct stop {
 	int emitted;
 };
 
-static void emit(struct stop *st, unsigned int kind, unsigned int flags,
-		 dcg_u64 from, dcg_u64 to)
+static void emit_at(struct stop *st, unsigned int kind, unsigned int flags,
+		    dcg_u64 from, dcg_u64 to, dcg_u64 sp)
 {
 	struct dcg_rec_event ev;
 
@@ -40,7 +40,7 @@ static void emit(struct stop *st, unsigned int kind, unsigned int flags,
 	ev.ts = st->ts;
 	ev.from = from;
 	ev.to = to;
-	ev.sp = st->sp;
+	ev.sp = sp;
 	ev.kind = kind;
 	ev.flags = flags;
 	ev.cpu = 0;
@@ -50,6 +50,12 @@ static void emit(struct stop *st, unsigned int kind, unsigned int flags,
 	st->emitted++;
 	if (st->ops && st->ops->emit)
 		st->ops->emit(st->ops->ctx, &ev);
+}
+
+static void emit(struct stop *st, unsigned int kind, unsigned int flags,
+		 dcg_u64 from, dcg_u64 to)
+{
+	emit_at(st, kind, flags, from, to, st->sp);
 }
 
 /* Read a stack word; 0 when it cannot be read (counted). */
@@ -405,6 +411,98 @@ static void stop_skipped(struct stop *st, const struct dcg_frame *f)
 	resync(st, from);
 }
 
+static int thunk_at(struct stop *st, dcg_u64 addr)
+{
+	return dcg_thunk_at(st->ops ? st->ops->thunks : 0, addr);
+}
+
+/*
+ * A call or jump from outside into a thunk: nothing happens yet, the
+ * thunk's exit says where it went (leave_thunk).
+ */
+static int enter_thunk(struct stop *st, const struct dcg_transfer *x)
+{
+	struct dcg_thunk_wait *w = &st->t->thunk;
+	int at = thunk_at(st, st->ip);
+	unsigned int kind;
+
+	if (at == DCG_THUNK_NONE || !x->insn.len ||
+	    thunk_at(st, x->from) != DCG_THUNK_NONE)
+		return 0;
+	if (x->kind == DCG_EV_CALL && at == DCG_THUNK_CALL &&
+	    x->branch != DCG_BR_CALL_FAR)
+		kind = DCG_EV_CALL;
+	else if (!x->kind && is_jump(x) && x->branch != DCG_BR_JMP_FAR)
+		kind = at == DCG_THUNK_CALL ? DCG_EV_TAILCALL : DCG_EV_RET;
+	else
+		return 0;
+	if (kind == DCG_EV_CALL && !call_is_real(st, x))
+		return 0;		/* the caller's do_call makes it async */
+	resync(st, x->from);
+	w->kind = kind;
+	w->len = x->insn.len;
+	w->jcc = x->branch == DCG_BR_JCC;
+	w->from = x->from;
+	w->sp = st->sp;
+	return 1;
+}
+
+/* The first stop outside the thunks after enter_thunk(). */
+static void leave_thunk(struct stop *st)
+{
+	struct dcg_thunk_wait w = st->t->thunk;
+	struct dcg_transfer x;
+
+	st->t->thunk.kind = 0;
+	x.kind = 0;
+	x.flags = DCG_EVF_INDIRECT;
+	x.pad = 0;
+	x.from = w.from;
+	x.to = st->ip;
+	x.insn.len = w.len;
+	x.insn.flags = 0;
+	x.insn.ret_imm = 0;
+	x.insn.modrm_reg = 0xff;
+	x.insn.pad = 0;
+	x.insn.target = 0;
+	switch (w.kind) {
+	case DCG_EV_CALL:
+		/* The thunk jumped to the target with the call's slot on top. */
+		if (st->sp != w.sp ||
+		    !stack_word_may_be(st, st->sp, w.from + w.len)) {
+			do_async(st);
+			return;
+		}
+		resync(st, w.from);
+		push_frame(st, DCG_EV_CALL, DCG_EVF_INDIRECT, w.from,
+			   w.from + w.len, 0);
+		return;
+	case DCG_EV_TAILCALL:
+		if (st->sp != w.sp) {
+			do_async(st);
+			return;
+		}
+		x.branch = w.jcc ? DCG_BR_JCC : DCG_BR_JMP_IND;
+		x.insn.branch = x.branch;
+		do_jump(st, &x);
+		break;
+	default:
+		/* A ret of the slot that was on top at the thunk's entry. */
+		if (st->sp != w.sp + 8) {
+			do_async(st);
+			return;
+		}
+		x.kind = DCG_EV_RET;
+		x.flags = 0;
+		x.branch = DCG_BR_RET;
+		x.insn.branch = DCG_BR_RET;
+		st->t->prev_sp = w.sp;	/* the slot, for ret_is_real() */
+		do_ret(st, &x);
+		break;
+	}
+	resync(st, w.from);
+}
+
 static void classify_stop(struct stop *st)
 {
 	struct dcg_thread *t = st->t;
@@ -427,6 +525,8 @@ static void classify_stop(struct stop *st)
 		resync(st, t->prev_ip);
 		return;
 	}
+	if (enter_thunk(st, &x))
+		return;
 	switch (x.kind) {
 	case DCG_EV_CALL:
 		do_call(st, &x);
@@ -479,6 +579,12 @@ DCG_API int dcg_thread_stop(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
 	t->stats.stops++;
 	if (!t->have_prev)
 		goto out;
+	if (t->thunk.kind) {
+		/* inside the thunk, or out of it: see enter_thunk() */
+		if (thunk_at(&st, ip) == DCG_THUNK_NONE)
+			leave_thunk(&st);
+		goto out;
+	}
 	skip = dcg_thread_skipping(t);
 	if (skip)
 		stop_skipped(&st, skip);	/* unstepped: nothing counted */
@@ -512,6 +618,9 @@ DCG_API void dcg_thread_init(struct dcg_thread *t, unsigned int mode,
 	t->prev_ip = 0;
 	t->prev_sp = 0;
 	t->insns = 0;
+	t->thunk.kind = 0;
+	t->hide_ts = 0;
+	t->hide_ip = 0;
 }
 
 DCG_API void dcg_thread_begin(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
@@ -523,6 +632,7 @@ DCG_API void dcg_thread_begin(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
 
 	t->shadow.depth = 0;
 	t->insns = 0;
+	t->thunk.kind = 0;
 	f.func = ip;
 	f.ret_addr = ret_addr;
 	f.sp = sp;
@@ -544,6 +654,7 @@ DCG_API void dcg_thread_begin_here(struct dcg_thread *t, dcg_u64 ip,
 {
 	t->shadow.depth = 0;
 	t->insns = 0;
+	t->thunk.kind = 0;
 	t->have_prev = 1;
 	t->prev_ip = ip;
 	t->prev_sp = sp;
@@ -561,4 +672,173 @@ DCG_API void dcg_thread_end(struct dcg_thread *t, dcg_u64 ts,
 		pop_frame(&st, DCG_EVF_END, t->prev_ip, f ? f->ret_addr : 0);
 	}
 	t->have_prev = 0;
+	t->thunk.kind = 0;
+}
+
+DCG_API void dcg_thread_hide(struct dcg_thread *t, dcg_u64 ts)
+{
+	t->hide_ip = t->thunk.kind ? t->thunk.from : t->prev_ip;
+	t->thunk.kind = 0;
+	t->hide_ts = ts;
+}
+
+/* Rebuilding the calls made while hidden code ran: dcg_thread_resume(). */
+/*
+ * Few levels, small entries: the kernel host runs this on the #DB stack
+ * (and some releases build modules with -Wframe-larger-than=512).
+ */
+#define REBUILD_LEVELS	4	/* calls between the top frame and ip */
+#define REBUILD_WORDS	1024	/* stack words searched */
+
+struct rebuilt {
+	dcg_u64 ret;		/* return address of the call insn */
+	dcg_u64 slot;		/* where that is on the stack */
+	dcg_u64 func;		/* the callee's entry */
+	dcg_u8  len;		/* length of the call insn */
+	dcg_u8  indirect;
+};
+
+/*
+ * Is @ret a return address, that is, does a call insn end there?  Sets
+ * the call site and the direct target (0 for an indirect call, or a
+ * call into a thunk).
+ */
+static int call_ends_at(struct stop *st, dcg_u64 ret, struct rebuilt *r)
+{
+	static const dcg_u8 lens[] = { 5, 2, 3, 6, 7, 4 };
+	dcg_u8 b[8];
+	struct dcg_insn in;
+	unsigned int i, l;
+
+	if (!st->ops || !st->ops->read ||
+	    st->ops->read(st->ops->ctx, ret - 8, b, 8) != 8)
+		return 0;
+	for (i = 0; i < sizeof(lens); i++) {
+		l = lens[i];
+		if (dcg_insn_decode(b + 8 - l, l, ret - l, &in) != (int)l ||
+		    (in.branch != DCG_BR_CALL && in.branch != DCG_BR_CALL_IND))
+			continue;
+		r->len = l;
+		r->ret = ret;
+		r->func = 0;
+		r->indirect = in.branch == DCG_BR_CALL_IND;
+		if (in.branch == DCG_BR_CALL && (in.flags & DCG_INSN_HAS_TARGET) &&
+		    thunk_at(st, in.target) == DCG_THUNK_NONE)
+			r->func = in.target;
+		else
+			r->indirect = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The outermost slot in [lo, hi) holding a return address into
+ * [start, end) behind a call insn.  Outermost: the callee's frame lies
+ * below the slot and may hold stale return addresses of its own.
+ */
+static int find_call_slot(struct stop *st, dcg_u64 lo, dcg_u64 hi,
+			  dcg_u64 start, dcg_u64 end, struct rebuilt *r)
+{
+	dcg_u64 a, w;
+	int n = 0;
+
+	if (hi < lo + 8)
+		return 0;
+	for (a = (hi - 8) & ~(dcg_u64)7; a >= lo && n < REBUILD_WORDS;
+	     a -= 8, n++) {
+		if (read_u64(st, a, &w) && w > start && w <= end &&
+		    call_ends_at(st, w, r)) {
+			r->slot = a;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The calls from the top frame's function down to st->ip's. */
+static int rebuild_chain(struct stop *st, struct rebuilt *chain)
+{
+	const struct dcg_host_ops *ops = st->ops;
+	struct dcg_frame *top = top_frame(st);
+	dcg_u64 cs, ce, hi, start, end;
+	int n = 0;
+
+	if (!top || !ops || !ops->func_bounds ||
+	    ops->func_bounds(ops->ctx, top->func, &cs, &ce) != 0)
+		return 0;
+	hi = top->sp;
+	while (st->ip < cs || st->ip >= ce) {
+		if (n == REBUILD_LEVELS ||
+		    !find_call_slot(st, st->sp, hi, cs, ce, &chain[n]))
+			return 0;
+		if (!chain[n].func) {
+			/* indirect: only the last call, into ip's function */
+			if (ops->func_bounds(ops->ctx, st->ip, &start, &end))
+				return 0;
+			chain[n].func = start;
+		}
+		if (ops->func_bounds(ops->ctx, chain[n].func, &cs, &ce) != 0 ||
+		    cs != chain[n].func)
+			return 0;
+		hi = chain[n].slot;
+		n++;
+	}
+	return n;
+}
+
+/* Frames that returned while hidden: their slot was reused since. */
+static void end_returned(struct stop *st)
+{
+	struct dcg_shadow *s = &st->t->shadow;
+	struct dcg_frame *f;
+	dcg_u64 w, now = st->ts;
+
+	st->ts = st->t->hide_ts ? st->t->hide_ts : now;
+	while ((f = top_frame(st)) && s->depth > 1 &&
+	       read_u64(st, f->sp, &w) && w != f->ret_addr)
+		pop_frame(st, DCG_EVF_SYNTHETIC, st->t->prev_ip, f->ret_addr);
+	st->ts = now;
+}
+
+DCG_API int dcg_thread_resume(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
+			      dcg_u64 ts, const struct dcg_host_ops *ops)
+{
+	struct stop st = { .t = t, .ops = ops, .ip = ip, .sp = sp, .ts = ts };
+	struct rebuilt chain[REBUILD_LEVELS];
+	const struct dcg_frame *skip;
+	struct dcg_frame f;
+	int i, n;
+
+	t->stats.stops++;
+	t->thunk.kind = 0;
+	if (!t->have_prev)
+		goto out;
+	skip = dcg_thread_skipping(t);
+	if (skip) {
+		stop_skipped(&st, skip);
+		goto out;
+	}
+	resync(&st, t->prev_ip);
+	end_returned(&st);
+	n = rebuild_chain(&st, chain);
+	for (i = 0; i < n; i++) {
+		f.func = chain[i].func;
+		f.ret_addr = chain[i].ret;
+		f.sp = chain[i].slot;
+		f.ts = ts;
+		f.flags = 0;
+		f.pad = 0;
+		emit_at(&st, DCG_EV_CALL,
+			(chain[i].indirect ? DCG_EVF_INDIRECT : 0) |
+			(dcg_shadow_push(&t->shadow, &f) ? 0 : DCG_EVF_OVERFLOW),
+			chain[i].ret - chain[i].len, chain[i].func,
+			chain[i].slot);
+	}
+out:
+	t->hide_ts = 0;
+	t->have_prev = 1;
+	t->prev_ip = ip;
+	t->prev_sp = sp;
+	return st.emitted;
 }

@@ -103,6 +103,7 @@ struct dcg_globals {
 	u64 start_ns;
 	atomic_t works_pending;		/* our task works not yet run */
 	atomic_t header_done;		/* binary stream header written */
+	atomic_t text_unit_done;	/* live text: the time unit line */
 	int teardown_queued;
 	struct rchan *rchan;		/* the runtime's relay channel, or NULL */
 	unsigned int stp_hlen;		/* its message header size */

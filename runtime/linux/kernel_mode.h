@@ -54,6 +54,9 @@ struct dcg_kwin {
 	u8 tf_was_live;			/* sched_out took a live TF away */
 	u8 syncing;			/* waiting for the probed insn's end */
 	u8 in_own;			/* last stop was in this module's text */
+	u8 sw_pending;			/* a switch to write at the next stop */
+	u16 sw_out_cpu, sw_in_cpu;	/* the switch: CPUs on both sides */
+	u64 sw_out_ts, sw_in_ts;	/* and when */
 
 	u64 own_stops;			/* stops in this module's text */
 	u64 sync_stops;			/* stops before the probe returned */

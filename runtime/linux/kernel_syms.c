@@ -34,11 +34,74 @@
 
 static dcg_ksize_fn dcg_ksize_offset;	/* kcompat.h K5 */
 
+/*
+ * Thunks (dcg_core.h, struct dcg_thunks): the compiler's retpolines and
+ * return thunks are no functions of the traced code.  They are found by
+ * name at probe begin; a release that lacks a family simply has no
+ * symbol of that name.  Each name covers its kallsyms extent (to the
+ * next symbol).  Call thunks leave by a jump to the target:
+ * retpolines (__x86_indirect_thunk_REG, in __x86_indirect_thunk_array),
+ * the call-depth-tracking and ITS variants of newer kernels.  Return
+ * thunks end in the ret of the slot on top: __x86_return_thunk, the
+ * retbleed/SRSO/ITS ones with the helpers they run (srso_safe_ret),
+ * call depth tracking's __x86_return_skl and __ret.
+ */
+static const char *const dcg_kthunk_call_names[] = {
+	"__x86_indirect_thunk_array", "__x86_indirect_call_thunk_array",
+	"__x86_indirect_jump_thunk_array", "__x86_indirect_its_thunk_array",
+	"__x86_indirect_thunk_rax", "__x86_indirect_thunk_rbx",
+	"__x86_indirect_thunk_rcx", "__x86_indirect_thunk_rdx",
+	"__x86_indirect_thunk_rsi", "__x86_indirect_thunk_rdi",
+	"__x86_indirect_thunk_rbp", "__x86_indirect_thunk_r8",
+	"__x86_indirect_thunk_r9", "__x86_indirect_thunk_r10",
+	"__x86_indirect_thunk_r11", "__x86_indirect_thunk_r12",
+	"__x86_indirect_thunk_r13", "__x86_indirect_thunk_r14",
+	"__x86_indirect_thunk_r15",
+};
+static const char *const dcg_kthunk_ret_names[] = {
+	"__x86_return_thunk", "retbleed_return_thunk", "retbleed_untrain_ret",
+	"zen_untrain_ret", "srso_return_thunk", "srso_alias_return_thunk",
+	"srso_safe_ret", "srso_alias_safe_ret", "srso_untrain_ret",
+	"srso_alias_untrain_ret", "its_return_thunk", "__x86_return_skl",
+	"call_depth_return_thunk", "__ret",
+};
+static struct dcg_range dcg_kthunk_call[ARRAY_SIZE(dcg_kthunk_call_names)];
+static struct dcg_range dcg_kthunk_ret[ARRAY_SIZE(dcg_kthunk_ret_names)];
+static struct dcg_thunks dcg_kthunks = {
+	.call = dcg_kthunk_call, .ret = dcg_kthunk_ret,
+};
+
+static u32 dcg_kthunk_find(const char *const *names, u32 n,
+			   struct dcg_range *out)
+{
+	unsigned long addr, size, off;
+	u32 i, got = 0;
+
+	for (i = 0; i < n; i++) {
+		addr = kallsyms_lookup_name(names[i]);
+		size = off = 0;
+		if (!addr || !dcg_ksize_offset ||
+		    !dcg_ksize_offset(addr, &size, &off) || off || !size)
+			continue;
+		out[got].start = addr;
+		out[got].end = addr + size;
+		got++;
+	}
+	return got;
+}
+
 static void dcg_ksyms_init(void)
 {
 	if (!dcg_ksize_offset)
 		dcg_ksize_offset = (dcg_ksize_fn)
 			kallsyms_lookup_name("kallsyms_lookup_size_offset");
+	/* written once, before any window opens; read-only in the trap */
+	dcg_kthunks.ncall = dcg_kthunk_find(dcg_kthunk_call_names,
+					    ARRAY_SIZE(dcg_kthunk_call_names),
+					    dcg_kthunk_call);
+	dcg_kthunks.nret = dcg_kthunk_find(dcg_kthunk_ret_names,
+					   ARRAY_SIZE(dcg_kthunk_ret_names),
+					   dcg_kthunk_ret);
 }
 
 /* Only kernel addresses: a kernel window never reads user memory. */

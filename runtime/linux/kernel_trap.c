@@ -114,6 +114,9 @@ static int dcg_kernel_stop(struct dcg_kwin *kw, struct pt_regs *regs)
 	s->stops++;
 	atomic64_inc(&dcg_g.stops);	/* the STATS record's total */
 	if (dcg_kaddr_is_own(ip)) {
+		/* a branch into a thunk that led here is dropped */
+		if (!kw->in_own)
+			dcg_thread_hide(t, dcg_now_ns());
 		kw->in_own = 1;
 		kw->own_stops++;
 		return 0;
@@ -123,10 +126,23 @@ static int dcg_kernel_stop(struct dcg_kwin *kw, struct pt_regs *regs)
 		return 0;
 	}
 	if (kw->in_own) {
+		/* our code's way out may go through a return thunk */
+		if (dcg_thunk_at(&dcg_kthunks, ip) != DCG_THUNK_NONE) {
+			kw->own_stops++;
+			return 0;
+		}
+		/*
+		 * Back from our code: after sched_in, in a function that ran
+		 * unseen since sched_out (finish_task_switch): the engine
+		 * rebuilds its call from the stack.
+		 */
 		kw->in_own = 0;
-		t->prev_ip = ip;
-		t->prev_sp = sp;
-		t->have_prev = 1;
+		if (kw->sw_pending) {
+			kw->sw_pending = 0;
+			dcg_out_switch(s, kw->sw_out_ts, kw->sw_out_cpu,
+				       kw->sw_in_ts, kw->sw_in_cpu, t->hide_ip);
+		}
+		dcg_thread_resume(t, ip, sp, dcg_now_ns(), &s->ops);
 		return 0;
 	}
 	dcg_thread_stop(t, ip, sp, dcg_now_ns(), &s->ops);

@@ -188,6 +188,7 @@ static void dcg_kwin_setup(struct dcg_kwin *kw, struct pt_regs *regs,
 	s->ops.func_bounds = dcg_kfunc_bounds;
 	s->ops.emit = dcg_emit;
 	s->ops.ctx = s;
+	s->ops.thunks = &dcg_kthunks;
 	s->budget = READ_ONCE(dcg_g.budget);
 	s->produced = s->dropped = s->lost_buffer = s->stops = 0;
 	s->tid = current->pid;
@@ -197,6 +198,7 @@ static void dcg_kwin_setup(struct dcg_kwin *kw, struct pt_regs *regs,
 	dcg_kwin_entry(kw, regs, at_entry);
 	kw->syncing = 1;
 	kw->in_own = 0;
+	kw->sw_pending = 0;
 	kw->own_stops = kw->sync_stops = 0;
 	dcg_ksym_note(s->entry_ip);
 	dcg_ksym_note(s->entry_ret);

@@ -74,6 +74,8 @@ static void dcg_sched_out(struct preempt_notifier *pn,
 	/* The state goes first: the trap right after the popf is a tail. */
 	atomic_set(&kw->state, DCG_KW_PAUSED);
 	kw->tf_was_live = 1;
+	kw->sw_out_ts = dcg_now_ns();
+	kw->sw_out_cpu = raw_smp_processor_id();
 	dcg_live_tf_clear();
 	atomic64_inc(&dcg_k.sched_out);
 }
@@ -91,6 +93,10 @@ static void dcg_sched_in(struct preempt_notifier *pn, int cpu)
 	    DCG_KW_PAUSED)
 		return;
 	kw->tf_was_live = 0;
+	/* the switch marker goes out at the first stop after this */
+	kw->sw_in_ts = dcg_now_ns();
+	kw->sw_in_cpu = cpu;
+	kw->sw_pending = 1;
 	/* Our own stops until this returns: the engine resumes after. */
 	kw->in_own = 1;
 	atomic64_inc(&dcg_k.sched_in);

@@ -293,15 +293,23 @@ static void dcg_out_text_event(struct dcg_slot *s,
 			       const struct dcg_rec_event *e)
 {
 	char sym[128], line[256];
-	u64 us = (e->ts - s->entry_ts) / 1000;
+	/* the binary trace's clock: ns since the trace start */
+	u64 ns = e->ts > dcg_g.start_ns ? e->ts - dcg_g.start_ns : 0;
 	unsigned long at = e->kind == DCG_EV_RET ? e->from : e->to;
 	int indent = e->depth > 40 ? 40 : e->depth;
 	int n;
 
+	if (!atomic_cmpxchg(&dcg_g.text_unit_done, 0, 1)) {
+		static const char unit[] =
+			"dynamic call graph: times in ns since the trace start\n";
+
+		dcg_out_slot(s, unit, sizeof(unit) - 1, 0);
+	}
+
 	if (!dcg_ksym_text(at, sym, sizeof(sym)))	/* dyncg kernel mode */
 		dcg_user_sym(s, e, at, sym, sizeof(sym));
-	n = snprintf(line, sizeof(line), "%6llu %s(%d):%*s%s %s%s%s%s\n",
-		     us, s->task->comm, s->tid, indent, "",
+	n = snprintf(line, sizeof(line), "%12llu %s(%d):%*s%s %s%s%s%s\n",
+		     ns, s->task->comm, s->tid, indent, "",
 		     dcg_kind_arrow(e), sym,
 		     (e->flags & DCG_EVF_SYNTHETIC) ? " (resync)" : "",
 		     (e->flags & DCG_EVF_UNMATCHED) ? " (unmatched)" : "",
@@ -340,6 +348,45 @@ static void dcg_out_thread(struct dcg_slot *s, u32 what)
 	r.what = what;
 	r.pid = s->pid;
 	memcpy(r.comm, s->task->comm, sizeof(r.comm));
+	dcg_out_slot(s, &r, sizeof(r), 0);
+}
+
+/*
+ * A context switch inside a kernel window (sched_hooks.c), written at
+ * the first stop after it, before the events that follow.  Live text:
+ * one line in the manner of ftrace's "=>" switch lines, at the time the
+ * thread came back; it matches no event line.
+ */
+static void dcg_out_switch(struct dcg_slot *s, u64 out_ts, u16 out_cpu,
+			   u64 in_ts, u16 in_cpu, u64 at)
+{
+	struct dcg_rec_switch r;
+	char line[160];
+	int n;
+
+	if (in_ts < out_ts)
+		in_ts = out_ts;
+	if (dcg_g.output == DCG_OUT_TEXT) {
+		n = snprintf(line, sizeof(line),
+			     "%12llu %s(%d): ==> switch: out on CPU %u at %llu ns, in on CPU %u, %llu ns off CPU\n",
+			     in_ts > dcg_g.start_ns ? in_ts - dcg_g.start_ns : 0,
+			     s->task->comm, s->tid, out_cpu,
+			     out_ts > dcg_g.start_ns ? out_ts - dcg_g.start_ns : 0,
+			     in_cpu, in_ts - out_ts);
+		dcg_out_slot(s, line, min_t(int, n, sizeof(line) - 1), 0);
+		return;
+	}
+	if (dcg_g.output != DCG_OUT_BINARY)
+		return;
+	memset(&r, 0, sizeof(r));
+	r.r.type = DCG_REC_SWITCH;
+	r.r.size = sizeof(r);
+	r.r.tid = s->tid;
+	r.out_ts = out_ts;
+	r.in_ts = in_ts;
+	r.at = at;
+	r.out_cpu = out_cpu;
+	r.in_cpu = in_cpu;
 	dcg_out_slot(s, &r, sizeof(r), 0);
 }
 

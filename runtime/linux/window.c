@@ -575,6 +575,7 @@ static const char *dcg_open(struct pt_regs *regs, u64 entry_ip, int at_entry)
 	s->ops.read = dcg_read_user;
 	s->ops.func_bounds = dcg_func_bounds;
 	s->ops.emit = dcg_emit;
+	s->ops.thunks = NULL;
 	s->ops.ctx = s;
 	dcg_skip_open(s);	/* skip.c: depth limit, exclusions */
 	s->budget = READ_ONCE(dcg_g.budget);

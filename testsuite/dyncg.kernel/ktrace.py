@@ -17,6 +17,7 @@ under test.
   ktrace.py vfs SYSMAP TEXT BIN READITER
   ktrace.py edges BIN
   ktrace.py pipe SYSMAP TEXT
+  ktrace.py pipebin SYSMAP BIN
   ktrace.py stress LOG READS
 """
 import base64
@@ -44,6 +45,26 @@ SCHED_ROOTS = {"__cond_resched", "_cond_resched", "schedule",
 RCU_ROOTS = {"rcu_read_unlock_special"}
 
 results = {"fail": 0}
+
+# Compiler plumbing, not functions of the traced code (retpolines, return
+# thunks of the retbleed/SRSO/ITS mitigations, call depth tracking): no
+# event may name one.
+THUNK_PREFIXES = ("__x86_indirect_", "__x86_return_", "retbleed_",
+                  "srso_", "its_return_thunk", "zen_untrain_ret",
+                  "call_depth_return_thunk")
+THUNK_NAMES = {"__ret"}
+# x86-64 module space (nokaslr): dyncg's own code lives there.
+MODULES_VADDR = 0xffffffffc0000000
+
+
+def is_thunk_name(name):
+    return name in THUNK_NAMES or name.startswith(THUNK_PREFIXES)
+
+
+def is_thunk(sm, addr):
+    """Any alias at the symbol holding addr is a thunk's name (6.1's
+    retpolines share their address with __indirect_thunk_start)."""
+    return any(is_thunk_name(n) for n in sm.aliases.get(sm.entry(addr), []))
 
 
 def check(ok, what):
@@ -237,6 +258,14 @@ def cmd_vfs(sysmap, text, binpath, readiter):
     check(bad == 0, "KSYM records agree with System.map (%d differ)" % bad)
 
     evs = events(recs)
+    check_not_ours(evs, sm, "binary events")
+    edges = [struct.unpack_from("<QQ", raw, 8) for typ, _, raw in recs
+             if typ == 8]
+    bad = [(a, b) for a, b in edges
+           for x in (a, b) if x and (x >= MODULES_VADDR or is_thunk(sm, x))]
+    check(not bad, "no thunk or module code in the edge table (%d edges, %d bad: %s)"
+          % (len(edges), len(bad),
+             ", ".join("%s->%s" % (sm.name(a), sm.name(b)) for a, b in bad[:3])))
     wins = windows(evs)
     check(len(wins) == 2, "two windows: the data read and the EOF read (%d)" % len(wins))
     if not wins:
@@ -298,6 +327,16 @@ def cmd_vfs(sysmap, text, binpath, readiter):
     check(last["kind"] == EV_RET and last["depth"] == 0 and
           not (last["flags"] & 0x40),
           "window ends with vfs_read's own return, not a forced end")
+    # live text: the binary's clock (ns since the trace start), said once
+    ttext = open(text, errors="replace").read()
+    check("dynamic call graph: times in ns since the trace start" in ttext,
+          "live text says its time unit")
+    times = [int(m.group(0).split()[0]) for m in
+             (TEXT_RE.match(line) for line in ttext.splitlines()) if m]
+    check(len(times) > 1 and times == sorted(times) and times[0] > 0,
+          "live text times grow across windows from the trace start "
+          "(%d events, first %s, last %s)" %
+          (len(times), times[0] if times else "-", times[-1] if times else "-"))
     # live text and binary give the same sequence
     tw = text_windows(text)
     check(len(tw) == len(wins), "text has as many windows as binary (%d, %d)" %
@@ -313,6 +352,110 @@ def cmd_vfs(sysmap, text, binpath, readiter):
                   (k, n, a[n:n + 3], b[n:n + 3]))
         check(same, "window %d: live text and binary agree (%d events)" %
               (k, len(a)))
+
+
+def check_not_ours(evs, sm, what):
+    """No event goes to or comes from dyncg's module or a thunk."""
+    bad = []
+    for e in evs:
+        at = e["frm"] if e["kind"] == EV_RET else e["to"]
+        if at >= MODULES_VADDR or e["frm"] >= MODULES_VADDR:
+            bad.append("module %#x" % at)
+        elif is_thunk(sm, at):
+            bad.append(sm.name(at))
+    check(not bad, "%s: no thunk or dyncg code (%d events, %d bad: %s)" %
+          (what, len(evs), len(bad), ", ".join(bad[:3])))
+
+
+def text_lines_not_ours(path, what):
+    """Live text: no event names a module function or a thunk."""
+    bad = []
+    n = 0
+    for line in open(path, errors="replace"):
+        m = TEXT_RE.match(line)
+        if not m:
+            continue
+        n += 1
+        rest = line[m.end():]
+        if rest.startswith(" [") or is_thunk_name(m.group(5)):
+            bad.append(line.strip())
+    check(not bad, "%s: no thunk or dyncg code (%d events, %d bad: %s)" %
+          (what, n, len(bad), " | ".join(bad[:3])))
+
+
+def sched_ins_under_schedule(win):
+    """Count finish_task_switch* called directly from __schedule."""
+    frames = {}
+    n = 0
+    for arrow, name, depth in win:
+        if arrow in ("->", "=>"):
+            frames[depth] = name
+            if (arrow == "->" and name.startswith("finish_task_switch") and
+                    frames.get(depth - 1) == "__schedule"):
+                n += 1
+    return n
+
+
+SWITCH_RE = re.compile(r"^\s*(\d+) (\S+)\((\d+)\): ==> switch: out on CPU (\d+) "
+                       r"at (\d+) ns, in on CPU (\d+), (\d+) ns off CPU$")
+
+
+def check_switch_lines(path, s):
+    """Live text: one switch line per switch-in, with its times and CPUs
+    consistent, and the next event line the rebuilt call of
+    finish_task_switch."""
+    lines = open(path, errors="replace").read().splitlines()
+    sw = [(i, SWITCH_RE.match(l)) for i, l in enumerate(lines)]
+    sw = [(i, m) for i, m in sw if m]
+    check(s is not None and len(sw) == s["in"],
+          "one switch line per switch-in (%d lines, %s switch-ins)" %
+          (len(sw), s and s["in"]))
+    for i, m in sw:
+        t_in, t_out, off = int(m.group(1)), int(m.group(5)), int(m.group(7))
+        cpus = int(m.group(4)), int(m.group(6))
+        check(t_out < t_in and t_in - t_out == off and off > 0 and
+              max(cpus) < 64,
+              "switch line consistent: out %d, in %d, %d ns off, CPUs %d->%d"
+              % (t_out, t_in, off, cpus[0], cpus[1]))
+        nxt = next((TEXT_RE.match(l) for l in lines[i + 1:] if TEXT_RE.match(l)), None)
+        check(nxt is not None and nxt.group(4) == "->" and
+              nxt.group(5).startswith("finish_task_switch") and
+              int(nxt.group(0).split()[0]) >= t_in,
+              "after the switch line: -> finish_task_switch (%s)" %
+              (nxt.group(0).strip() if nxt else "-"))
+
+
+def cmd_pipebin(sysmap, binpath):
+    """Binary pipe read that sleeps: every SWITCH record is followed by
+    the call __schedule -> finish_task_switch of its thread; no thunk or
+    module code in events or EDGE records."""
+    sm = SysMap(sysmap)
+    recs, whole = read_records(binpath)
+    check(whole, "binary trace: whole records")
+    evs = events(recs)
+    check_not_ours(evs, sm, "binary events")
+    sws = [i for i, (typ, _, _) in enumerate(recs) if typ == 9]
+    check(len(sws) >= 1, "SWITCH records present (%d)" % len(sws))
+    fts = sm.byname.get("finish_task_switch.isra.0",
+                        sm.byname.get("finish_task_switch"))
+    for i in sws:
+        typ, tid, raw = recs[i]
+        check(len(raw) == 40, "SWITCH record is 40 bytes (%d)" % len(raw))
+        out_ts, in_ts, at, out_cpu, in_cpu = struct.unpack_from("<QQQHH", raw, 8)
+        check(in_ts > out_ts and out_cpu < 64 and in_cpu < 64 and
+              sm.is_(at, "__schedule"),
+              "SWITCH: %d ns off CPU, CPU %d -> %d, out at %s" %
+              (in_ts - out_ts, out_cpu, in_cpu, sm.name(at)))
+        nxt = next((r for r in recs[i + 1:] if r[0] == 2 and r[1] == tid), None)
+        e = events([nxt])[0] if nxt else None
+        ok = (e is not None and e["kind"] == EV_CALL and e["to"] == fts and
+              sm.is_(e["frm"], "__schedule") and e["ts"] >= in_ts)
+        check(ok, "the event after the SWITCH: __schedule -> finish_task_switch (%s)"
+              % (e and "%s -> %s" % (sm.name(e["frm"]), sm.name(e["to"]))))
+        # the event's cpu field is filled: the CPU it came back on
+        cpu = struct.unpack_from("<H", nxt[2], 42)[0] if nxt else None
+        check(cpu == in_cpu, "the event after the switch is on CPU %d (%s)" %
+              (in_cpu, cpu))
 
 
 def cmd_edges(binpath):
@@ -362,9 +505,19 @@ def cmd_pipe(sysmap, text):
           "System.map has pipe_read and schedule")
     if not tw:
         return
+    text_lines_not_ours(text, "pipe text")
     w = tw[0]
-    check(("=>", "pipe_read", 2) in w,
-          "vfs_read reaches pipe_read (indirect, through the thunk)")
+    # a call (5.10: from new_sync_read, 6.1 on: from vfs_read), not a
+    # thunk's "=>"
+    check(any(a == "->" and n == "pipe_read" for a, n, d in w) and
+          not any(a == "=>" and n == "pipe_read" for a, n, d in w),
+          "pipe_read is called (the thunk folded)")
+    s = summary(open(text, errors="replace").read())
+    check_switch_lines(text, s)
+    ins = sum(sched_ins_under_schedule(x) for x in tw)
+    check(s is not None and s["in"] >= 1 and ins == s["in"],
+          "finish_task_switch under __schedule after every switch-in "
+          "(%d in the trace, %s switch-ins)" % (ins, s and s["in"]))
     # sleeping: pipe_read -> schedule, and the trace goes on after it
     try:
         s = next(j for j, (a, n, d) in enumerate(w) if a == "->" and n == "schedule")
@@ -423,7 +576,8 @@ def main(argv):
         return 2
     cmd, args = argv[1], argv[2:]
     table = {"b64": (cmd_b64, 2), "vfs": (cmd_vfs, 4), "edges": (cmd_edges, 1),
-             "pipe": (cmd_pipe, 2), "stress": (cmd_stress, 2)}
+             "pipe": (cmd_pipe, 2), "stress": (cmd_stress, 2),
+             "pipebin": (cmd_pipebin, 2)}
     if cmd not in table or len(args) != table[cmd][1]:
         print("ktrace: bad command line: %s" % " ".join(argv[1:]))
         return 2

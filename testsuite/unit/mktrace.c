@@ -20,6 +20,7 @@
  *   lost [tid=N] ts=NS count=N reason=budget|buffer|depth
  *   stats stops=N produced=N written=N dropped=N resyncs=N decode_errors=N
  *   edge caller=A callee=A count=N
+ *   switch [tid=N] out=NS in=NS [at=A] [outcpu=N] [incpu=N]
  *   host=, mode=, what=, reason= and flags= also take numbers (any
  *   value, for out-of-range tests)
  *   raw type=N size=N [body=HEX]   a record header with any size; the
@@ -419,6 +420,21 @@ static void write_lost(char **f, int n)
 	put(&l, sizeof(l));
 }
 
+static void write_switch(char **f, int n)
+{
+	struct dcg_rec_switch w;
+
+	memset(&w, 0, sizeof(w));
+	cur_tid = num(f, n, "tid", cur_tid);
+	rec_init(&w.r, DCG_REC_SWITCH, sizeof(w), cur_tid);
+	w.out_ts = num(f, n, "out", last_ts);
+	w.in_ts = last_ts = num(f, n, "in", w.out_ts);
+	w.at = num(f, n, "at", 0);
+	w.out_cpu = num(f, n, "outcpu", 0);
+	w.in_cpu = num(f, n, "incpu", 0);
+	put(&w, sizeof(w));
+}
+
 static void write_stats(char **f, int n)
 {
 	struct dcg_rec_stats s;
@@ -491,6 +507,8 @@ static void one_line(char *line)
 		write_lost(f, n);
 	else if (!strcmp(tok, "stats"))
 		write_stats(f, n);
+	else if (!strcmp(tok, "switch"))
+		write_switch(f, n);
 	else if (!strcmp(tok, "edge"))
 		write_edge(f, n);
 	else if (!strcmp(tok, "raw"))

@@ -638,6 +638,9 @@ static int replay(struct report *rp, bool scanned)
 		case DCG_REC_THREAD:
 			walk_thread_rec(rp, (const void *)rec);
 			break;
+		case DCG_REC_SWITCH:
+			walk_switch(rp, (const void *)rec);
+			break;
 		}
 	}
 	return rc;

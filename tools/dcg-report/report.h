@@ -116,6 +116,9 @@ struct view {
 		      dcg_u64 insns);	/* the frame's inclusive count */
 	void (*orphan)(struct report *rp, struct thread *t,
 		       const struct dcg_rec_event *ev);
+	/* a context switch of @t (kernel traces), may be NULL */
+	void (*on_switch)(struct report *rp, struct thread *t,
+			  const struct dcg_rec_switch *sw);
 	/*
 	 * After the trace is read, before -o FILE is created: reads what
 	 * else the view needs (diff: the second trace), so that bad input
@@ -207,6 +210,7 @@ void walk_thread_rec(struct report *rp, const struct dcg_rec_thread *tr);
 void walk_finish(struct report *rp);
 void walk_free(struct report *rp);
 dcg_u64 rel_ts(const struct report *rp, dcg_u64 ts);
+void walk_switch(struct report *rp, const struct dcg_rec_switch *sw);
 
 /* tree.c */
 void tree_init(struct tree *t);

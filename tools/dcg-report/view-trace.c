@@ -8,14 +8,21 @@
  *           10     100    -> foo [indirect]
  *           25     100    <- foo (15 ns, 120 insns)
  *
- * TIME is ns from the trace start.  A return says how long the call
- * took (with its unit; times include tracing overhead) and how many
- * instructions it executed, callees included.  Arrows: "->" call, "=>" tail call
- * (replaces the frame above it), "~>" async entry (signal handler,
+ * TIME is ns from the trace start.  A kernel trace has a CPU column
+ * after TIME, as ftrace's function_graph: the CPU each event happened
+ * on (a task moves between CPUs at a context switch).  A return says
+ * how long the call took (with its unit; times include tracing
+ * overhead) and how many instructions it executed, callees included.
+ * Arrows: "->" call, "=>" tail call (nested under the function that
+ * jumped), "~>" async entry (signal handler,
  * interrupt).  Returns that the tracer made up or could not match are
  * tagged: [synthetic] (shadow-stack resync after longjmp, unwinding,
  * sigreturn), [end] (window closed), [unmatched] (returned above the
  * start), [no return seen] (the trace ended or lost sync first).
+ * A context switch in a kernel trace is one line, as ftrace's "=>"
+ * switch lines, at the time the thread came back:
+ *     306396   1     100      ==> switch: out on CPU 0 at 29058 ns, in on CPU 1, 277338 ns off CPU
+ * indented as a child of the innermost frame shown.
  * Indentation stops at INDENT_LEVELS levels; deeper lines start with
  * "[depth N]" instead.  A gap of several lost levels shows as one
  * "[unknown] [lost, N frames]".
@@ -27,11 +34,18 @@
 
 #include "report.h"
 
-static void line_start(struct report *rp, dcg_u32 tid, dcg_u64 ts,
-		       dcg_u32 vdepth)
+static int kernel_trace(const struct report *rp)
 {
-	fprintf(rp->out, "%12llu %7u  ", (unsigned long long)rel_ts(rp, ts),
-		tid);
+	return rp->rd.have_header && (rp->rd.header.flags & DCG_HDR_KERNEL);
+}
+
+static void line_start(struct report *rp, dcg_u32 tid, dcg_u64 ts,
+		       unsigned int cpu, dcg_u32 vdepth)
+{
+	fprintf(rp->out, "%12llu ", (unsigned long long)rel_ts(rp, ts));
+	if (kernel_trace(rp))
+		fprintf(rp->out, "%3u ", cpu);
+	fprintf(rp->out, "%7u  ", tid);
 	indent(rp, vdepth);
 }
 
@@ -59,7 +73,12 @@ static int start(struct report *rp)
 			dcg_mode_name(h->mode),
 			h->flags & DCG_HDR_KERNEL ? ", kernel" : "");
 	print_cost_note(rp, "# ");
-	fprintf(rp->out, "%12s %7s  %s\n", "TIME(ns)", "TID", "FUNCTION");
+	if (kernel_trace(rp))
+		fprintf(rp->out, "%12s %3s %7s  %s\n", "TIME(ns)", "CPU", "TID",
+			"FUNCTION");
+	else
+		fprintf(rp->out, "%12s %7s  %s\n", "TIME(ns)", "TID",
+			"FUNCTION");
 	return 0;
 }
 
@@ -70,7 +89,8 @@ static void enter(struct report *rp, struct thread *t, struct frame *f)
 
 	if (f->placeholder) {
 		/* at its outermost level, the gap it fills in brackets */
-		line_start(rp, t->tid, ev->ts, f->vdepth - f->span + 1);
+		line_start(rp, t->tid, ev->ts, ev->cpu,
+			   f->vdepth - f->span + 1);
 		if (f->span > 1)
 			fprintf(rp->out, "-> [unknown] [lost, %u frames]\n",
 				f->span);
@@ -78,7 +98,7 @@ static void enter(struct report *rp, struct thread *t, struct frame *f)
 			fputs("-> [unknown] [lost]\n", rp->out);
 		return;
 	}
-	line_start(rp, t->tid, ev->ts, f->vdepth);
+	line_start(rp, t->tid, ev->ts, ev->cpu, f->vdepth);
 	if (ev->kind == DCG_EV_TAILCALL)
 		arrow = "=>";
 	else if (ev->kind == DCG_EV_ASYNC)
@@ -106,7 +126,8 @@ static void leave(struct report *rp, struct thread *t, struct frame *f,
 	dcg_u64 dur = end_ts >= f->ev.ts ? end_ts - f->ev.ts : 0;
 	char buf[32];
 
-	line_start(rp, t->tid, end_ts, f->vdepth - f->span + 1);
+	line_start(rp, t->tid, end_ts, ret ? ret->cpu : f->ev.cpu,
+		   f->vdepth - f->span + 1);
 	fprintf(rp->out, "<- %s (%s",
 		f->placeholder ? "[unknown]" : func_name(rp, f->ev.to),
 		fmt_dur(dur, buf, sizeof(buf)));
@@ -125,8 +146,25 @@ static void leave(struct report *rp, struct thread *t, struct frame *f,
 static void orphan(struct report *rp, struct thread *t,
 		   const struct dcg_rec_event *ev)
 {
-	line_start(rp, t->tid, ev->ts, 1);
+	line_start(rp, t->tid, ev->ts, ev->cpu, 1);
 	fprintf(rp->out, "<- %s [unmatched]\n", func_base_name(rp, ev->from));
+}
+
+static void on_switch(struct report *rp, struct thread *t,
+		      const struct dcg_rec_switch *sw)
+{
+	dcg_u32 vdepth = 1;	/* inside the innermost frame shown */
+	dcg_s32 i = (dcg_s32)t->depth - 1;
+
+	if (i >= 0 && !t->stack[i].visible)
+		i = t->stack[i].vparent;
+	if (i >= 0)
+		vdepth = t->stack[i].vdepth + 1;
+	line_start(rp, t->tid, sw->in_ts, sw->in_cpu, vdepth);
+	fprintf(rp->out,
+		"==> switch: out on CPU %u at %llu ns, in on CPU %u, %llu ns off CPU\n",
+		sw->out_cpu, (unsigned long long)rel_ts(rp, sw->out_ts),
+		sw->in_cpu, (unsigned long long)(sw->in_ts - sw->out_ts));
 }
 
 static int finish(struct report *rp)
@@ -137,5 +175,5 @@ static int finish(struct report *rp)
 
 const struct view view_trace = {
 	.name = "trace", .start = start, .enter = enter, .leave = leave,
-	.orphan = orphan, .finish = finish,
+	.orphan = orphan, .on_switch = on_switch, .finish = finish,
 };

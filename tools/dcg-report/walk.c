@@ -460,6 +460,29 @@ void walk_thread_rec(struct report *rp, const struct dcg_rec_thread *tr)
 	t->named = true;
 }
 
+/* A context switch record: only views that show the flow care. */
+void walk_switch(struct report *rp, const struct dcg_rec_switch *sw)
+{
+	struct thread *t;
+
+	if (!tid_wanted(rp->o, sw->r.tid) || !rp->view->on_switch)
+		return;
+	/* with --min-duration, shown only if its frames will be */
+	if (rp->o->min_duration && sw->in_ts - sw->out_ts < rp->o->min_duration)
+		return;
+	t = find_thread(rp, sw->r.tid);
+	/* the frames it happened in are shown first (lazy announcing) */
+	if (t->depth) {
+		dcg_s32 i = t->depth - 1;
+
+		if (!t->stack[i].visible)
+			i = t->stack[i].vparent;
+		if (i >= 0)
+			announce(rp, t, i);
+	}
+	rp->view->on_switch(rp, t, sw);
+}
+
 /* Frames still open when the trace ends close at the thread's last time. */
 void walk_finish(struct report *rp)
 {

@@ -49,6 +49,7 @@ static void ops_for(struct task *t, struct dcg_host_ops *ops)
 	ops->func_bounds = host_bounds;
 	ops->emit = host_emit;
 	ops->ctx = t;
+	ops->thunks = NULL;	/* user space: no thunk ranges yet */
 }
 
 static unsigned int engine_mode(void)

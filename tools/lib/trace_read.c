@@ -180,6 +180,7 @@ size_t dcg_rec_min_size(unsigned int type)
 	case DCG_REC_LOST:	return sizeof(struct dcg_rec_lost);
 	case DCG_REC_STATS:	return sizeof(struct dcg_rec_stats);
 	case DCG_REC_EDGE:	return sizeof(struct dcg_rec_edge);
+	case DCG_REC_SWITCH:	return sizeof(struct dcg_rec_switch);
 	}
 	return 0;
 }
@@ -197,6 +198,7 @@ static const char *const rec_names[DCG_REC_TYPES] = {
 	[DCG_REC_MAP] = "map", [DCG_REC_KSYM] = "ksym",
 	[DCG_REC_THREAD] = "thread", [DCG_REC_LOST] = "lost",
 	[DCG_REC_STATS] = "stats", [DCG_REC_EDGE] = "edge",
+	[DCG_REC_SWITCH] = "switch",
 };
 
 static bool has_nul(const void *p, size_t len)
@@ -326,6 +328,16 @@ static int check_record(struct dcg_reader *r, const struct dcg_rec *rec)
 			return fail(r, r->offset,
 				    "thread record: pid %u is above the limit %u",
 				    t->pid, DCG_TID_LIMIT - 1);
+		return 0;
+	}
+	case DCG_REC_SWITCH: {
+		const struct dcg_rec_switch *w = (const void *)rec;
+
+		if (w->in_ts < w->out_ts)
+			return fail(r, r->offset,
+				    "switch record: back in (%llu) before out (%llu)",
+				    (unsigned long long)w->in_ts,
+				    (unsigned long long)w->out_ts);
 		return 0;
 	}
 	case DCG_REC_LOST: {

@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""ftrace_oracle.py - ftrace's function_graph as the oracle of a dyncg
+kernel window (testsuite/dyncg.kernel/ftrace-oracle.exp).
+
+  ftrace_oracle.py SYSMAP AFF NAME FTRACE_TXT BIN
+
+SYSMAP is the guest's System.map (from its /proc/kallsyms), AFF the
+guest's available_filter_functions, FTRACE_TXT the function_graph trace
+of one run of the workload (set_graph_function = the root, one task),
+BIN the dyncg binary trace of another run of the same workload (a
+window on the same root).  Activations are compared in order: the k-th
+root call of ftrace with the k-th window of dyncg.
+
+Each call is a (parent, child) pair of function entries; a tail call
+(dyncg "=>") counts as a call from the function that made it, as
+ftrace's return hook sees it.  Checks, one PASS:/FAIL: line each:
+  - every ftrace pair appears in dyncg's activation, except in the
+    subtrees that legitimately differ between two runs (SCHED_ROOTS:
+    whether and where the task is preempted or sleeps, and what the
+    scheduler finds to do; RCU_ROOTS: a grace period asking this CPU for
+    a quiescent state; PAGE_AGE_ROOTS: below), said by name;
+  - every function dyncg shows that ftrace does not is explained: not
+    in available_filter_functions (notrace, assembly, no fentry), or
+    inside one of those subtrees, or under a function ftrace does not
+    trace (its callees are then not reached by ftrace's graph either).
+Nothing is derived from dyncg's own output: names come from System.map,
+the traceable set from the guest.
+"""
+import re
+import struct
+import sys
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from ktrace import (SysMap, read_records, events, windows, check, results,  # noqa: E402
+                    SCHED_ROOTS, RCU_ROOTS, EV_CALL, EV_RET, EV_TAIL,
+                    EV_ASYNC)
+
+# Callees that depend on the page's age, which every read changes: the
+# page's referenced/active flags and the per-CPU LRU batches decide
+# whether folio_mark_accessed activates it (folio_activate,
+# workingset_activation).  Seen: activated in the ftrace run and not in
+# the dyncg run that followed.  The root itself must be in both.
+PAGE_AGE_ROOTS = {"folio_mark_accessed", "mark_page_accessed"}
+
+# Interrupts: dyncg never steps them (every IDT gate clears TF).  ftrace
+# runs with funcgraph-irqs and its "==========>" ... "<==========" marks
+# them; the lines between are dropped.  (With nofuncgraph-irqs, what
+# runs at an interrupt's entry and exit outside hardirq context still
+# showed under the interrupted function: irq_enter_rcu, softirqs,
+# idle_cpu.)  These names are a second line of defence.
+IRQ_ROOTS = {"irq_enter_rcu", "irq_enter", "irq_exit_rcu", "irq_exit",
+             "handle_softirqs", "__do_softirq", "do_softirq",
+             "__irq_exit_rcu"}
+IRQ_PREFIXES = ("sysvec_", "__sysvec_", "asm_sysvec_", "common_interrupt",
+                "__common_interrupt", "asm_common_interrupt")
+# Waiting: whether a pipe read must wait for the writer (here: the EOF
+# read, for the child's exit to close its end) is a matter of timing.
+# Seen: the EOF read waited in the ftrace run and not in the dyncg run.
+# What runs at an interrupt's exit, traced, as siblings of the
+# interrupt after irq_enter_rcu() and __sysvec_*() (the entry and exit
+# code itself is noinstr, so ftrace prints no "==========>" marks).
+IRQ_EXIT_SIBLINGS = {"idle_cpu", "irq_exit_rcu", "__irq_exit_rcu",
+                     "handle_softirqs", "__do_softirq", "wakeup_softirqd",
+                     "tick_nohz_irq_exit", "rcu_irq_exit",
+                     "raise_softirq", "raise_softirq_irqoff"}
+WAIT_FUNCS = {"init_wait_entry", "prepare_to_wait_event", "finish_wait",
+              "prepare_to_wait", "autoremove_wake_function"}
+
+FT_LINE = re.compile(r"^\s*(\d+)\)\s+(?:\S+-\d+\s+\|\s+)?[^|]*\|(\s*)(.*?)\s*$")
+
+
+def mark_interrupts(act):
+    """(parent, name, depth, in_irq): an interrupt starts at a line
+    irq_enter_rcu() or an IRQ_ROOTS/IRQ_PREFIXES name at depth d and
+    takes the following siblings at d that are interrupt exit code, each
+    with its subtree."""
+    out = []
+    seq = None          # depth of the interrupt sequence
+    sub = None          # depth of a dropped subtree's root
+    for parent, name, depth in act:
+        if sub is not None and depth > sub:
+            out.append((parent, name, depth, True))
+            continue
+        sub = None
+        if seq is not None and depth < seq:
+            seq = None
+        if irq_name(name) or (seq == depth and name in IRQ_EXIT_SIBLINGS):
+            seq = depth
+            sub = depth
+            out.append((parent, name, depth, True))
+            continue
+        if seq == depth:
+            seq = None
+        out.append((parent, name, depth, False))
+    return out
+
+
+def ftrace_activations(path, root):
+    """Activations of @root: lists of (depth, name, kind) with kind
+    'call' for an entry, 'end' for its closing brace."""
+    acts = []
+    cur = None
+    stack = []
+    irq = 0
+    for line in open(path, errors="replace"):
+        if line.startswith("#"):
+            continue
+        # funcgraph-irqs: an interrupt's code between its markers
+        if "==========>" in line:
+            irq += 1
+            continue
+        if "<==========" in line:
+            irq = max(0, irq - 1)
+            continue
+        if irq:
+            continue
+        m = FT_LINE.match(line)
+        if not m:
+            continue
+        body = m.group(3)
+        depth = (len(m.group(2)) - 1) // 2
+        e = re.match(r"^([\w.]+)\(\) \{$", body)
+        leaf = re.match(r"^([\w.]+)\(\);$", body)
+        if e or leaf:
+            name = (e or leaf).group(1)
+            if depth == 0 and name == root and e:
+                cur = []
+                acts.append(cur)
+                stack = []
+            if cur is None:
+                continue
+            while len(stack) > depth:
+                stack.pop()
+            parent = stack[-1] if stack else None
+            cur.append((parent, name, depth))
+            if e:
+                stack.append(name)
+        elif body.startswith("}") and cur is not None:
+            if stack:
+                stack.pop()
+            if not stack:
+                cur = None
+    return acts
+
+
+def dyncg_activation(win, sm):
+    """(parent, child) pairs of one window, names as System.map gives
+    them (all aliases of an entry), with the depth of the child."""
+    pairs = []
+    stack = []              # [entry, pushed by a tail call?]
+    for e in win:
+        k = e["kind"]
+        if k in (EV_CALL, EV_ASYNC):
+            to = sm.entry(e["to"])
+            pairs.append((stack[-1][0] if stack else None, to, len(stack)))
+            stack.append([to, False])
+        elif k == EV_TAIL:
+            to = sm.entry(e["to"])
+            pairs.append((stack[-1][0] if stack else None, to, len(stack)))
+            stack.append([to, True])
+        elif k == EV_RET:
+            while stack and stack[-1][1]:
+                stack.pop()
+            if stack:
+                stack.pop()
+    return pairs
+
+
+def irq_name(n):
+    return n in IRQ_ROOTS or n.startswith(IRQ_PREFIXES)
+
+
+def differs(chain, c, volatile, page_age, sm, extra=()):
+    """Why the subtree at c (chain: c and its ancestors, entries; extra:
+    their names as ftrace gives them) may differ between two runs, or
+    None."""
+    names = {n for a in chain if a for n in sm.aliases.get(a, [])}
+    names |= set(extra)
+    if chain & volatile:
+        return "scheduler/RCU"
+    if (chain - {c}) & page_age:
+        return "page age"
+    if any(irq_name(n) for n in names):
+        return "interrupt"
+    if names & WAIT_FUNCS:
+        return "wait"
+    return None
+
+
+def read_aff(path):
+    names = set()
+    for line in open(path, errors="replace"):
+        p = line.split()
+        if p:
+            names.add(p[0])
+    return names
+
+
+def main(argv):
+    if len(argv) != 6:
+        print(__doc__)
+        return 2
+    sysmap, aff, root, ftxt, binpath = argv[1:]
+    sm = SysMap(sysmap)
+    traceable = read_aff(aff)
+    check(len(traceable) > 1000, "guest's available_filter_functions read (%d)"
+          % len(traceable))
+    fa = ftrace_activations(ftxt, root)
+    recs, whole = read_records(binpath)
+    wins = windows(events(recs))
+    check(len(fa) > 0 and len(fa) == len(wins),
+          "%s: ftrace and dyncg saw the same activations (%d, %d)" %
+          (root, len(fa), len(wins)))
+    volatile = {sm.byname[n] for n in SCHED_ROOTS | RCU_ROOTS if n in sm.byname}
+    page_age = {sm.byname[n] for n in PAGE_AGE_ROOTS if n in sm.byname}
+
+    def names(a):
+        return sm.aliases.get(a, ["%#x" % a])
+
+    for k in range(min(len(fa), len(wins))):
+        dpairs = dyncg_activation(wins[k], sm)
+        dset = {(p, c) for p, c, _ in dpairs}
+        # ftrace pairs, by address; ancestors for the exclusions
+        missing, allowed, n = [], [], 0
+        chain = []
+        nchain = []
+        for parent, name, depth, in_irq in mark_interrupts(fa[k]):
+            chain = chain[:depth]
+            nchain = nchain[:depth]
+            nchain.append(name)
+            c = sm.byname.get(name)
+            p = sm.byname.get(parent) if parent else None
+            anc = set(chain)
+            chain.append(c)
+            if parent is None:
+                continue
+            n += 1
+            if (p, c) in dset:
+                continue
+            why = "interrupt" if in_irq else \
+                differs(anc | {c}, c, volatile, page_age, sm, nchain)
+            if why:
+                allowed.append("%s->%s (%s)" % (parent, name, why))
+                continue
+            missing.append("%s->%s" % (parent, name))
+        check(not missing and n > 0,
+              "%s activation %d: every ftrace call is in dyncg under the same parent "
+              "(%d calls, %d in subtrees that differ between runs%s%s)" %
+              (root, k, n, len(allowed),
+               ": " + ", ".join(sorted(set(allowed))[:6]) if allowed else "",
+               "; missing: " + ", ".join(missing[:8]) if missing else ""))
+        # the other way: what dyncg shows and ftrace does not
+        fnames = {name for _, name, _ in fa[k]}
+        stack = []
+        unexplained, reasons = [], {}
+        for parent, child, depth in dpairs:
+            stack = stack[:depth]
+            anc = list(stack)
+            stack.append(child)
+            ns = names(child)
+            if any(x in fnames for x in ns):
+                continue
+            if not any(x in traceable for x in ns):
+                why = "not in available_filter_functions"
+            elif differs(set(anc) | {child}, child, volatile, page_age, sm):
+                why = differs(set(anc) | {child}, child, volatile, page_age,
+                              sm) + " subtree"
+            elif any(not any(x in traceable for x in names(a)) for a in anc
+                     if a is not None):
+                why = "under an untraceable function"
+            else:
+                unexplained.append("/".join(ns))
+                continue
+            reasons[why] = reasons.get(why, 0) + 1
+        check(not unexplained,
+              "%s activation %d: every function dyncg shows that ftrace does not is "
+              "explained (%s)%s" %
+              (root, k, ", ".join("%d %s" % (v, r) for r, v in sorted(reasons.items()))
+               or "none",
+               "; unexplained: " + ", ".join(sorted(set(unexplained))[:8])
+               if unexplained else ""))
+    return 1 if results["fail"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
