@@ -144,6 +144,7 @@ const struct dcg_symbol *dcg_sym_lookup(struct dcg_symbolizer *s,
 					dcg_u64 a) { abort(); }
 const char *dcg_sym_format(const struct dcg_symbol *s, char *b, size_t n)
 { abort(); }
+const char *dcg_sym_object(struct dcg_symbolizer *s, dcg_u64 a) { abort(); }
 
 /* Any view's output for one record; a folded line is the longest. */
 #define OUT_PER_RECORD	8192
