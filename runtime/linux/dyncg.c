@@ -30,6 +30,7 @@
 #include "../classify.c"
 #include "../shadow.c"
 #include "../thread.c"
+#include "../dcg_plt.h"
 #pragma GCC diagnostic pop
 
 #include "kcompat.h"	/* every kernel and stap assumption */

@@ -35,6 +35,7 @@
 #include <elfutils/libdwelf.h>
 #include <gelf.h>
 
+#include "dcg_plt.h"
 #include "symbolize.h"
 #include "trace_read.h"
 
@@ -618,33 +619,22 @@ static bool rela_for_slot(Elf_Scn *rscn, const GElf_Shdr *rsh,
 }
 
 /*
- * The GOT slot a stub at @entry jumps through, read from its code: a
- * PLT entry is (endbr64) (bnd) jmp *disp32(%rip), ff 25 and a 32-bit
- * displacement from the end of the jump.  An IBT .plt's entries push
- * and jump to PLT0 instead (their jump through the GOT is in .plt.sec):
- * false.
+ * The GOT slot a stub at @entry jumps through, read from its code in
+ * the file (dcg_plt.h).  An IBT .plt's entries push and jump to PLT0
+ * instead (their jump through the GOT is in .plt.sec): false.
  */
 static bool stub_slot(Elf_Scn *scn, const GElf_Shdr *sh, GElf_Addr entry,
 		      GElf_Addr *slot)
 {
-	static const unsigned char endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
 	Elf_Data *d = elf_getdata(scn, NULL);
-	const unsigned char *p;
-	size_t off = entry - sh->sh_addr, n, i = 0;
-	int32_t disp;
+	size_t off = entry - sh->sh_addr;
+	dcg_u64 s;
 
-	if (!d || !d->d_buf || off >= d->d_size)
+	if (!d || !d->d_buf || off >= d->d_size ||
+	    !dcg_plt_slot((const dcg_u8 *)d->d_buf + off, d->d_size - off,
+			  entry, &s))
 		return false;
-	p = (const unsigned char *)d->d_buf + off;
-	n = d->d_size - off;
-	if (n >= sizeof(endbr64) && !memcmp(p, endbr64, sizeof(endbr64)))
-		i = sizeof(endbr64);
-	if (i < n && p[i] == 0xf2)	/* bnd */
-		i++;
-	if (i + 6 > n || p[i] != 0xff || p[i + 1] != 0x25)
-		return false;
-	memcpy(&disp, p + i + 2, sizeof(disp));
-	*slot = entry + i + 6 + (GElf_Sxword)disp;
+	*slot = s;
 	return true;
 }
 
