@@ -63,7 +63,15 @@ IRQ_PREFIXES = ("sysvec_", "__sysvec_", "asm_sysvec_", "common_interrupt",
 IRQ_EXIT_SIBLINGS = {"idle_cpu", "irq_exit_rcu", "__irq_exit_rcu",
                      "handle_softirqs", "__do_softirq", "wakeup_softirqd",
                      "tick_nohz_irq_exit", "rcu_irq_exit",
-                     "raise_softirq", "raise_softirq_irqoff"}
+                     "raise_softirq", "raise_softirq_irqoff",
+                     "preempt_schedule_irq"}
+# The same, by family: the generic entry code's exit path
+# (irqentry_exit_cond_resched and its static-call and raw_ forms) and,
+# from 7.0 on, the hrtimer rearm that the timer interrupt defers to its
+# exit (__hrtimer_rearm_deferred).  Seen on sid's 7.2 as siblings of
+# __sysvec_apic_timer_interrupt under the interrupted function.
+IRQ_EXIT_PREFIXES = ("irqentry_", "raw_irqentry_", "dynamic_irqentry_",
+                     "__hrtimer_rearm", "hrtimer_rearm")
 WAIT_FUNCS = {"init_wait_entry", "prepare_to_wait_event", "finish_wait",
               "prepare_to_wait", "autoremove_wake_function"}
 
@@ -85,7 +93,7 @@ def mark_interrupts(act):
         sub = None
         if seq is not None and depth < seq:
             seq = None
-        if irq_name(name) or (seq == depth and name in IRQ_EXIT_SIBLINGS):
+        if irq_name(name) or (seq == depth and irq_exit_name(name)):
             seq = depth
             sub = depth
             out.append((parent, name, depth, True))
@@ -169,6 +177,10 @@ def dyncg_activation(win, sm):
 
 def irq_name(n):
     return n in IRQ_ROOTS or n.startswith(IRQ_PREFIXES)
+
+
+def irq_exit_name(n):
+    return n in IRQ_EXIT_SIBLINGS or n.startswith(IRQ_EXIT_PREFIXES)
 
 
 def differs(chain, c, volatile, page_age, sm, extra=()):
