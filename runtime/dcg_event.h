@@ -119,6 +119,45 @@ struct dcg_rec_event {
 };
 
 /*
+ * Version 3: register values after an event (issue #17).  An event
+ * whose r.size is larger than sizeof(struct dcg_rec_event) carries,
+ * right after its 56 bytes, a struct dcg_ev_args, then nregs u64
+ * register values, then nstr strings (each a struct dcg_ev_str and its
+ * bytes, padded to 8).  The record's size covers all of it.
+ *   CALL, TAILCALL (ROOT included): the integer argument registers of
+ *       the SysV x86-64 ABI in order (rdi rsi rdx rcx r8 r9), as they
+ *       were at the callee's first stop; nregs is how many the user
+ *       asked for (0 to DCG_ARGS_MAX).
+ *   RET (a real one: not SYNTHETIC, not END):
+ *       rax, then rdx, at the stop after the ret; nregs 1 or 2.
+ * ASYNC and synthetic events carry none.  Strings: the bytes at the
+ * address in register argno (an index into the values), read at the
+ * stop without faulting and without sleeping, at most the user's
+ * limit; no NUL is stored.
+ */
+#define DCG_ARGS_MAX		6	/* rdi rsi rdx rcx r8 r9 */
+#define DCG_RETS_MAX		2	/* rax rdx */
+
+struct dcg_ev_args {
+	dcg_u8  nregs;		/* u64 values that follow */
+	dcg_u8  nstr;		/* struct dcg_ev_str that follow them */
+	dcg_u8  pad[6];
+};
+
+/* dcg_ev_str.flags */
+#define DCG_STR_TRUNC		0x1	/* the string went on past len */
+#define DCG_STR_FAULT		0x2	/* memory at addr + len was not readable
+					 * (len 0: nothing was) */
+
+struct dcg_ev_str {
+	dcg_u8  argno;		/* index of the register it was read from */
+	dcg_u8  flags;		/* DCG_STR_* */
+	dcg_u16 len;		/* bytes that follow, without a NUL */
+	dcg_u32 pad;
+	/* followed by len bytes, padded to 8 */
+};
+
+/*
  * The deepest frame an event can record.  The engine's shadow stack
  * keeps counting depth past the frames it can store and saturates at
  * the top of the u32 (runtime/shadow.c), so a CALL or ASYNC may carry
