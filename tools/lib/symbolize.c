@@ -15,11 +15,14 @@
  *
  * Kernel: a sorted table of symbols (KSYM records, --kallsyms,
  * --system-map; only text symbols name code, the others bound the one
- * before them), or a vmlinux reported as an ELF module.
+ * before them), or a vmlinux reported as an ELF module at its link
+ * addresses; lookups in it subtract the KASLR offset worked out from
+ * the symbol table (kernel_check()).  File:line comes from that vmlinux.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +59,19 @@ struct ksym {
 	bool text;		/* data symbols only bound the one before */
 };
 
+/*
+ * The vmlinux used for kernel code: --vmlinux, or a DWARF vmlinux found
+ * where distributions install it.  Its link addresses are the traced
+ * kernel's minus @bias (KASLR).  Worked out on first use, again after
+ * new KSYM records.
+ */
+struct kdebug {
+	Dwfl *found;		/* a vmlinux found by kernel_search() */
+	Dwfl_Module *mod;	/* NULL: none usable */
+	dcg_u64 bias;		/* traced address - link address */
+	bool done;		/* mod and bias are up to date */
+};
+
 struct cache_ent {
 	dcg_u64 addr;
 	bool used;
@@ -72,7 +88,9 @@ struct dcg_symbolizer {
 	Dwfl *dwfl;
 	bool dwfl_stale;
 
-	Dwfl *kdwfl;		/* vmlinux */
+	Dwfl *kdwfl;		/* --vmlinux */
+	Dwfl_Module *kvmod;	/* its module */
+	struct kdebug kd;	/* the vmlinux that names kernel code */
 
 	struct ksym *ksyms;
 	size_t nksyms, ksyms_cap;
@@ -263,6 +281,7 @@ static void add_ksym(struct dcg_symbolizer *s, dcg_u64 addr, dcg_u64 size,
 		if (*p == '\t')
 			*p = ' ';
 	s->ksyms_sorted = false;
+	s->kd.done = false;	/* check the vmlinux against it too */
 	if (s->cache_used)
 		cache_clear(s);
 }
@@ -324,8 +343,10 @@ static int load_vmlinux(struct dcg_symbolizer *s, const char *path,
 			char *err, size_t errlen)
 {
 	s->kdwfl = dwfl_begin(&s->cb);
-	if (!s->kdwfl || !dwfl_report_elf(s->kdwfl, "kernel", path, -1, 0,
-					  false)) {
+	if (s->kdwfl)
+		s->kvmod = dwfl_report_elf(s->kdwfl, "kernel", path, -1, 0,
+					   false);
+	if (!s->kvmod) {
 		snprintf(err, errlen, "%s: %s", path, dwfl_errmsg(-1));
 		return -1;
 	}
@@ -395,6 +416,8 @@ void dcg_sym_free(struct dcg_symbolizer *s)
 		dwfl_end(s->dwfl);
 	if (s->kdwfl)
 		dwfl_end(s->kdwfl);
+	if (s->kd.found)
+		dwfl_end(s->kd.found);
 	for (i = 0; i < s->nmaps; i++)
 		free(s->maps[i].path);
 	free(s->maps);
@@ -1029,36 +1052,370 @@ static const struct ksym *find_ksym(struct dcg_symbolizer *s, dcg_u64 addr)
 	return addr < end && k->text ? k : NULL;
 }
 
+/*
+ * Kernel file:line (issue #15).  A kernel trace has kernel code at the
+ * addresses the traced kernel ran it at, which KASLR moved from the
+ * vmlinux's link addresses by one offset, and it carries no kernel
+ * build-id.  So a vmlinux is checked against the trace's own symbols
+ * (KSYM records, --kallsyms, --system-map): every core-kernel symbol
+ * whose name the vmlinux has exactly once must lie at one and the same
+ * offset from it, and that offset is the bias.  KASLR moves the kernel
+ * by a multiple of CONFIG_PHYSICAL_ALIGN, which x86-64 requires to be
+ * a multiple of 2 MiB, so any other offset is another build too.
+ * Another build fails (its functions are elsewhere, or all moved by a
+ * few bytes) and names nothing.
+ */
+#define KASLR_ALIGN	0x200000ull
+struct kname {
+	const char *name;
+	dcg_u64 addr;		/* in the trace */
+	dcg_u64 link;		/* in the vmlinux */
+	unsigned int hits;	/* vmlinux symbols of that name */
+};
+
+static int cmp_kname(const void *a, const void *b)
+{
+	return strcmp(((const struct kname *)a)->name,
+		      ((const struct kname *)b)->name);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	dcg_u64 x = *(const dcg_u64 *)a, y = *(const dcg_u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The trace's core-kernel text symbols, sorted by name.  A name it has
+ * at two addresses (static functions of two files) says nothing.
+ */
+static struct kname *trace_knames(const struct dcg_symbolizer *s, size_t *n)
+{
+	struct kname *v = xrealloc(NULL, (s->nksyms + 1) * sizeof(*v));
+	size_t i, j, e, m = 0;
+	bool one;
+
+	for (i = 0; i < s->nksyms; i++) {
+		const struct ksym *k = &s->ksyms[i];
+
+		if (!k->text || strchr(k->name, ' '))	/* "name [module]" */
+			continue;
+		memset(&v[m], 0, sizeof(v[m]));
+		v[m].name = k->name;
+		v[m++].addr = k->addr;
+	}
+	qsort(v, m, sizeof(*v), cmp_kname);
+	for (i = j = 0; i < m; i = e) {
+		one = true;
+		for (e = i + 1; e < m && !strcmp(v[e].name, v[i].name); e++)
+			one &= v[e].addr == v[i].addr;
+		if (one)
+			v[j++] = v[i];
+	}
+	*n = j;
+	return v;
+}
+
+/* Note in @v each symbol of @mod that has a name of @v. */
+static void knames_match(Dwfl_Module *mod, struct kname *v, size_t n)
+{
+	int i, nsym = dwfl_module_getsymtab(mod);
+
+	for (i = 1; i < nsym; i++) {
+		struct kname key, *k;
+		GElf_Addr addr;
+		GElf_Sym sym;
+		int type;
+
+		key.name = dwfl_module_getsym_info(mod, i, &sym, &addr, NULL,
+						   NULL, NULL);
+		type = GELF_ST_TYPE(sym.st_info);
+		if (!key.name || !key.name[0] || type == STT_SECTION ||
+		    type == STT_FILE || sym.st_shndx == SHN_UNDEF)
+			continue;
+		k = bsearch(&key, v, n, sizeof(*v), cmp_kname);
+		if (k) {
+			k->hits++;
+			k->link = addr;
+		}
+	}
+}
+
+/*
+ * Is @mod the traced kernel?  0 with the offset in @bias if all the
+ * trace's kernel symbols it has once are at one offset from it; -1 if
+ * not, why in @why; 1 if the trace has no kernel symbols to tell.
+ */
+static int kernel_check(const struct dcg_symbolizer *s, Dwfl_Module *mod,
+			dcg_u64 *bias, char *why, size_t len)
+{
+	size_t n, i, m = 0, best = 0, run;
+	struct kname *v = trace_knames(s, &n);
+	dcg_u64 *delta;
+
+	if (!n) {
+		free(v);
+		snprintf(why, len, "the trace has no kernel symbols to check it against");
+		return 1;
+	}
+	knames_match(mod, v, n);
+	delta = xrealloc(NULL, n * sizeof(*delta));
+	for (i = 0; i < n; i++)
+		if (v[i].hits == 1)
+			delta[m++] = v[i].addr - v[i].link;
+	qsort(delta, m, sizeof(*delta), cmp_u64);
+	for (i = 0; i < m; i += run) {
+		for (run = 1; i + run < m && delta[i + run] == delta[i]; run++)
+			;
+		if (run > best) {
+			best = run;
+			*bias = delta[i];
+		}
+	}
+	free(delta);
+	free(v);
+	if (m && best == m && !(*bias % KASLR_ALIGN))
+		return 0;
+	if (m && best == m)
+		snprintf(why, len, "its symbols are 0x%llx bytes off the trace's, not a KASLR offset",
+			 (unsigned long long)*bias);
+	else if (m)
+		snprintf(why, len, "%zu of the %zu trace symbols it has are not where the trace has them",
+			 m - best, m);
+	else
+		snprintf(why, len, "it has none of the trace's %zu kernel symbols", n);
+	return -1;
+}
+
+/* One line on stderr, once per process for each @key. */
+static void say_once(const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say_once(const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (hinted_before(key))
+		return;
+	fputs("dcg-report: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static bool has_dwarf(Dwfl_Module *mod)
+{
+	Dwarf_Addr bias;
+
+	return dwfl_module_getdwarf(mod, &bias) != NULL;
+}
+
+static Dwfl *kernel_open(struct dcg_symbolizer *s, const char *path,
+			 Dwfl_Module **mod)
+{
+	Dwfl *d = dwfl_begin(&s->cb);
+
+	if (!d)
+		return NULL;
+	*mod = dwfl_report_elf(d, "kernel", path, -1, 0, false);
+	dwfl_report_end(d, NULL, NULL);
+	if (!*mod) {
+		dwfl_end(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* Where distributions install the DWARF vmlinux, under a debug dir. */
+static const char *const kernel_places[] = {
+	"boot/vmlinux-*",		/* Debian, Ubuntu: linux-image-*-dbg */
+	"lib/modules/*/vmlinux",	/* Fedora: kernel-debuginfo */
+	"vmlinux-*", "vmlinux",		/* a directory of them */
+};
+
+/*
+ * Try the files at @pattern under @dir: the first one with DWARF that
+ * is the traced kernel becomes s->kd's.  The first failure is kept in
+ * @first for the message.  true when found.
+ */
+static bool kernel_try(struct dcg_symbolizer *s, const char *dir,
+		       const char *pattern, char *first, size_t len,
+		       unsigned int *tried)
+{
+	char path[4096], why[256];
+	Dwfl_Module *mod;
+	glob_t g;
+	size_t i;
+	Dwfl *d;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, pattern);
+	if (glob(path, 0, NULL, &g))
+		return false;
+	for (i = 0; i < g.gl_pathc; i++) {
+		d = kernel_open(s, g.gl_pathv[i], &mod);
+		if (!d)
+			continue;
+		(*tried)++;
+		rc = kernel_check(s, mod, &s->kd.bias, why, sizeof(why));
+		if (!rc && !has_dwarf(mod))
+			snprintf(why, sizeof(why), "no DWARF in it");
+		if (!rc && has_dwarf(mod)) {
+			s->kd.found = d;
+			s->kd.mod = mod;
+			globfree(&g);
+			return true;
+		}
+		if (!first[0])
+			snprintf(first, len, "%s: %s", g.gl_pathv[i], why);
+		dwfl_end(d);
+	}
+	globfree(&g);
+	return false;
+}
+
+/*
+ * The DWARF vmlinux of the traced kernel where distributions install
+ * it: under each --debug-dir, under --sysroot's /usr/lib/debug, under
+ * /usr/lib/debug.  The trace has no kernel build-id, so a candidate is
+ * taken by kernel_check(), not by its name.
+ */
+static void kernel_search(struct dcg_symbolizer *s)
+{
+	char *dirs, *dir, *save = NULL, first[1024] = "";
+	unsigned int tried = 0;
+	size_t i, n;
+
+	if (s->kd.found)
+		dwfl_end(s->kd.found);
+	s->kd.found = NULL;
+	n = 64 + (s->opts.debuginfo_path ? strlen(s->opts.debuginfo_path) : 0) +
+	    (s->opts.sysroot ? strlen(s->opts.sysroot) : 0);
+	dirs = xrealloc(NULL, n);
+	snprintf(dirs, n, "%s%s%s%s/usr/lib/debug",
+		 s->opts.debuginfo_path ? s->opts.debuginfo_path : "",
+		 s->opts.debuginfo_path ? ":" : "",
+		 s->opts.sysroot ? s->opts.sysroot : "",
+		 s->opts.sysroot ? "/usr/lib/debug:" : "");
+	for (dir = strtok_r(dirs, ":", &save); dir;
+	     dir = strtok_r(NULL, ":", &save))
+		for (i = 0; i < DCG_ARRAY_SIZE(kernel_places); i++)
+			if (kernel_try(s, dir, kernel_places[i], first,
+				       sizeof(first), &tried)) {
+				free(dirs);
+				return;
+			}
+	free(dirs);
+	if (tried)
+		say_once("\1ksearch",
+			 "no DWARF vmlinux of the traced kernel (%u tried; %s); kernel code has no file:line (--vmlinux FILE, --debug-dir DIR)",
+			 tried, first);
+	else
+		say_once("\1ksearch",
+			 "no DWARF vmlinux found (boot/vmlinux-VERSION, lib/modules/VERSION/vmlinux under /usr/lib/debug%s%s); kernel code has no file:line (--vmlinux FILE, --debug-dir DIR)",
+			 s->opts.debuginfo_path || s->opts.sysroot ? " and " : "",
+			 s->opts.debuginfo_path || s->opts.sysroot ?
+			 "the --debug-dir/--sysroot dirs" : "");
+}
+
+/* --vmlinux FILE: that one, if it is the traced kernel's. */
+static void kernel_given(struct dcg_symbolizer *s)
+{
+	char why[256];
+	int rc;
+
+	if (dwfl_module_getsymtab(s->kvmod) <= 0) {
+		say_once("\1kgiven",
+			 "--vmlinux %s: no symbol table in it or in debuginfo found for it (a stripped vmlinux? the -dbg package's /usr/lib/debug/boot/vmlinux-VERSION has both); no names or file:line from it",
+			 s->opts.vmlinux);
+		return;
+	}
+	rc = kernel_check(s, s->kvmod, &s->kd.bias, why, sizeof(why));
+	if (rc < 0) {
+		say_once("\1kgiven",
+			 "--vmlinux %s: not the traced kernel (%s); no names or file:line from it",
+			 s->opts.vmlinux, why);
+		return;
+	}
+	if (rc > 0)
+		s->kd.bias = 0;	/* nothing to check it against: as it is */
+	s->kd.mod = s->kvmod;
+	if ((s->opts.srcline || s->opts.inlines) && !has_dwarf(s->kvmod))
+		say_once("\1kdwarf",
+			 "--vmlinux %s: no DWARF in it (the -dbg package's /usr/lib/debug/boot/vmlinux-VERSION has it); kernel code has no file:line",
+			 s->opts.vmlinux);
+}
+
+/* s->kd for the KSYMs known so far. */
+static void kernel_locate(struct dcg_symbolizer *s)
+{
+	if (s->kd.done)
+		return;
+	s->kd.done = true;
+	s->kd.mod = NULL;
+	if (s->kvmod)
+		kernel_given(s);
+	else
+		kernel_search(s);
+}
+
+/*
+ * The vmlinux module that holds kernel address @addr, and the address
+ * in it (@rel); NULL if none.
+ */
+static Dwfl_Module *kernel_module(struct dcg_symbolizer *s, dcg_u64 addr,
+				  Dwarf_Addr *rel)
+{
+	Dwarf_Addr low, high;
+
+	kernel_locate(s);
+	if (!s->kd.mod)
+		return NULL;
+	*rel = addr - s->kd.bias;
+	dwfl_module_info(s->kd.mod, NULL, &low, &high, NULL, NULL, NULL,
+			 NULL);
+	return *rel >= low && *rel < high ? s->kd.mod : NULL;
+}
+
 static void resolve_kernel(struct dcg_symbolizer *s, dcg_u64 addr,
 			   struct dcg_symbol *y)
 {
 	const struct ksym *k = s->nksyms ? find_ksym(s, addr) : NULL;
+	bool dwarf = s->opts.srcline || s->opts.inlines;
+	const char *name = NULL, *kmod = k ? strchr(k->name, ' ') : NULL;
+	Dwfl_Module *mod = NULL;
+	Dwarf_Addr rel = 0;
+	GElf_Off off = 0;
+	GElf_Sym sym;
 
+	if (kmod && dwarf) {
+		/* only the vmlinux's DWARF is read, not the modules' */
+		kernel_locate(s);
+		if (s->kd.mod)
+			say_once("\1kmodule",
+				 "kernel module code (%s) has no file:line: only the vmlinux's DWARF is read",
+				 kmod + 1);
+	} else if (!kmod && (dwarf || (!k && s->kvmod))) {
+		mod = kernel_module(s, addr, &rel);
+	}
 	if (k) {
 		y->func = xstrdup(k->name);
 		y->offset = addr - k->addr;
 		y->known = true;
-		return;
+	} else if (mod && (name = dwfl_module_addrinfo(mod, rel, &off, &sym,
+							NULL, NULL, NULL))) {
+		y->func = xstrdup(name);
+		y->offset = off;
+		y->known = true;
+	} else {
+		y->func = dup_printf("0x%llx", (unsigned long long)addr);
 	}
-	if (s->kdwfl) {
-		Dwfl_Module *mod = dwfl_addrmodule(s->kdwfl, addr);
-		GElf_Off off = 0;
-		GElf_Sym sym;
-		const char *name = mod ? dwfl_module_addrinfo(mod, addr, &off,
-							      &sym, NULL, NULL,
-							      NULL) : NULL;
-		if (name) {
-			y->func = xstrdup(name);
-			y->offset = off;
-			y->known = true;
-			if (s->opts.srcline)
-				add_srcline(mod, addr, y);
-			if (s->opts.inlines)
-				add_inlines(mod, addr, y);
-			return;
-		}
-	}
-	y->func = dup_printf("0x%llx", (unsigned long long)addr);
+	if (mod && s->opts.srcline)
+		add_srcline(mod, rel, y);
+	if (mod && s->opts.inlines)
+		add_inlines(mod, rel, y);
 }
 
 static size_t hash_addr(dcg_u64 a)

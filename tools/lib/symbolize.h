@@ -11,7 +11,10 @@
  * .gnu_debuglink); stripped objects fall back to .dynsym, then to
  * "object+0xoffset", and an object with no such file is all
  * "object+0xoffset", said once on stderr.  Kernel addresses are resolved through a kallsyms
- * snapshot (KSYM records, --kallsyms, --system-map) or a vmlinux.
+ * snapshot (KSYM records, --kallsyms, --system-map) or a vmlinux; their
+ * file:line comes from the traced kernel's DWARF vmlinux (--vmlinux, or
+ * found where distributions install it), taken only if the snapshot's
+ * symbols are all at one KASLR offset from it.
  * Every answer is cached by address.
  */
 #ifndef DCG_SYMBOLIZE_H
