@@ -744,8 +744,10 @@ int main(int argc, char **argv)
 			rp.view = views[i];
 	if (!rp.view)
 		usage_error("unknown view '%s'", o.view);
-	if (rp.view->wants_srcline)
+	if (rp.view->wants_srcline && !o.sym.srcline) {
 		o.sym.srcline = true;
+		o.sym.srcline_implied = true;
+	}
 	if (o.input2 && !rp.view->second_input)
 		usage_error("unexpected argument '%s'", o.input2);
 	if (!o.input2 && rp.view->second_input)

@@ -1308,6 +1308,8 @@ static void kernel_search(struct dcg_symbolizer *s)
 				return;
 			}
 	free(dirs);
+	if (s->opts.srcline_implied && !s->opts.inlines)
+		return;		/* not asked for: nothing to say */
 	if (tried)
 		say_once("\1ksearch",
 			 "no DWARF vmlinux of the traced kernel (%u tried; %s); kernel code has no file:line (--vmlinux FILE, --debug-dir DIR)",
@@ -1393,7 +1395,7 @@ static void resolve_kernel(struct dcg_symbolizer *s, dcg_u64 addr,
 	if (kmod && dwarf) {
 		/* only the vmlinux's DWARF is read, not the modules' */
 		kernel_locate(s);
-		if (s->kd.mod)
+		if (s->kd.mod && !s->opts.srcline_implied)
 			say_once("\1kmodule",
 				 "kernel module code (%s) has no file:line: only the vmlinux's DWARF is read",
 				 kmod + 1);

@@ -25,6 +25,8 @@
 
 struct dcg_symopts {
 	bool srcline;			/* fill dcg_symbol.srcline */
+	bool srcline_implied;		/* by the view, not asked for: no line
+					 * on stderr when kernel code has none */
 	bool inlines;			/* fill dcg_symbol.inlined */
 	bool mangled;			/* keep C++ names mangled */
 	const char *debuginfo_path;	/* extra dirs, ':'-separated */
