@@ -1260,8 +1260,6 @@ static bool kernel_try(struct dcg_symbolizer *s, const char *dir,
 			continue;
 		(*tried)++;
 		rc = kernel_check(s, mod, &s->kd.bias, why, sizeof(why));
-		if (!rc && !has_dwarf(mod))
-			snprintf(why, sizeof(why), "no DWARF in it");
 		if (!rc && has_dwarf(mod)) {
 			s->kd.found = d;
 			s->kd.mod = mod;
@@ -1269,7 +1267,8 @@ static bool kernel_try(struct dcg_symbolizer *s, const char *dir,
 			return true;
 		}
 		if (!first[0])
-			snprintf(first, len, "%s: %s", g.gl_pathv[i], why);
+			snprintf(first, len, "%s: %s", g.gl_pathv[i],
+				 rc ? why : "no DWARF in it");
 		dwfl_end(d);
 	}
 	globfree(&g);
@@ -1341,8 +1340,12 @@ static void kernel_given(struct dcg_symbolizer *s)
 			 s->opts.vmlinux, why);
 		return;
 	}
-	if (rc > 0)
-		s->kd.bias = 0;	/* nothing to check it against: as it is */
+	if (rc > 0) {	/* nothing to check it against: as it is */
+		s->kd.bias = 0;
+		say_once("\1kunchecked",
+			 "--vmlinux %s: the trace has no kernel symbols to check it against; its addresses are taken as they are (no KASLR offset)",
+			 s->opts.vmlinux);
+	}
 	s->kd.mod = s->kvmod;
 	if ((s->opts.srcline || s->opts.inlines) && !has_dwarf(s->kvmod))
 		say_once("\1kdwarf",
