@@ -67,9 +67,14 @@ struct ksym {
  */
 struct kdebug {
 	Dwfl *found;		/* a vmlinux found by kernel_search() */
+	Dwfl_Module *found_mod;	/* its module */
 	Dwfl_Module *mod;	/* NULL: none usable */
 	dcg_u64 bias;		/* traced address - link address */
 	bool done;		/* mod and bias are up to date */
+	bool wanted;		/* a lookup wanted kernel DWARF */
+	char module[64];	/* a module whose code was looked up */
+	const char *key;	/* msg's, for say_once() */
+	char msg[1536];		/* why there is none, said at the end */
 };
 
 struct cache_ent {
@@ -404,12 +409,15 @@ struct dcg_symbolizer *dcg_sym_new(const struct dcg_symopts *opts,
 	return s;
 }
 
+static void kernel_say(struct dcg_symbolizer *s);
+
 void dcg_sym_free(struct dcg_symbolizer *s)
 {
 	size_t i;
 
 	if (!s)
 		return;
+	kernel_say(s);
 	cache_clear(s);
 	free(s->cache);
 	if (s->dwfl)
@@ -1205,6 +1213,26 @@ static void say_once(const char *key, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/*
+ * What to say about kernel file:line, kept until the end (kernel_say()):
+ * KSYM records may come after the lookups (a binary kernel trace has
+ * them last), and the line must describe how it ended.
+ */
+static void kd_note(struct dcg_symbolizer *s, const char *key,
+		    const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void kd_note(struct dcg_symbolizer *s, const char *key,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	s->kd.key = key;
+	va_start(ap, fmt);
+	vsnprintf(s->kd.msg, sizeof(s->kd.msg), fmt, ap);
+	va_end(ap);
+}
+
 static bool has_dwarf(Dwfl_Module *mod)
 {
 	Dwarf_Addr bias;
@@ -1262,6 +1290,7 @@ static bool kernel_try(struct dcg_symbolizer *s, const char *dir,
 		rc = kernel_check(s, mod, &s->kd.bias, why, sizeof(why));
 		if (!rc && has_dwarf(mod)) {
 			s->kd.found = d;
+			s->kd.found_mod = mod;
 			s->kd.mod = mod;
 			globfree(&g);
 			return true;
@@ -1287,6 +1316,13 @@ static void kernel_search(struct dcg_symbolizer *s)
 	unsigned int tried = 0;
 	size_t i, n;
 
+	/* new KSYMs: the one found before, if they agree with it too */
+	if (s->kd.found && !kernel_check(s, s->kd.found_mod, &s->kd.bias,
+					 first, sizeof(first))) {
+		s->kd.mod = s->kd.found_mod;
+		return;
+	}
+	first[0] = '\0';
 	if (s->kd.found)
 		dwfl_end(s->kd.found);
 	s->kd.found = NULL;
@@ -1310,11 +1346,11 @@ static void kernel_search(struct dcg_symbolizer *s)
 	if (s->opts.srcline_implied && !s->opts.inlines)
 		return;		/* not asked for: nothing to say */
 	if (tried)
-		say_once("\1ksearch",
+		kd_note(s, "\1ksearch",
 			 "no DWARF vmlinux of the traced kernel (%u tried; %s); kernel code has no file:line (--vmlinux FILE, --debug-dir DIR)",
 			 tried, first);
 	else
-		say_once("\1ksearch",
+		kd_note(s, "\1ksearch",
 			 "no DWARF vmlinux found (boot/vmlinux-VERSION, lib/modules/VERSION/vmlinux under /usr/lib/debug%s%s); kernel code has no file:line (--vmlinux FILE, --debug-dir DIR)",
 			 s->opts.debuginfo_path || s->opts.sysroot ? " and " : "",
 			 s->opts.debuginfo_path || s->opts.sysroot ?
@@ -1328,27 +1364,27 @@ static void kernel_given(struct dcg_symbolizer *s)
 	int rc;
 
 	if (dwfl_module_getsymtab(s->kvmod) <= 0) {
-		say_once("\1kgiven",
+		kd_note(s, "\1kgiven",
 			 "--vmlinux %s: no symbol table in it or in debuginfo found for it (a stripped vmlinux? the -dbg package's /usr/lib/debug/boot/vmlinux-VERSION has both); no names or file:line from it",
 			 s->opts.vmlinux);
 		return;
 	}
 	rc = kernel_check(s, s->kvmod, &s->kd.bias, why, sizeof(why));
 	if (rc < 0) {
-		say_once("\1kgiven",
+		kd_note(s, "\1kgiven",
 			 "--vmlinux %s: not the traced kernel (%s); no names or file:line from it",
 			 s->opts.vmlinux, why);
 		return;
 	}
 	if (rc > 0) {	/* nothing to check it against: as it is */
 		s->kd.bias = 0;
-		say_once("\1kunchecked",
+		kd_note(s, "\1kunchecked",
 			 "--vmlinux %s: the trace has no kernel symbols to check it against; its addresses are taken as they are (no KASLR offset)",
 			 s->opts.vmlinux);
 	}
 	s->kd.mod = s->kvmod;
 	if ((s->opts.srcline || s->opts.inlines) && !has_dwarf(s->kvmod))
-		say_once("\1kdwarf",
+		kd_note(s, "\1kdwarf",
 			 "--vmlinux %s: no DWARF in it (the -dbg package's /usr/lib/debug/boot/vmlinux-VERSION has it); kernel code has no file:line",
 			 s->opts.vmlinux);
 }
@@ -1360,6 +1396,7 @@ static void kernel_locate(struct dcg_symbolizer *s)
 		return;
 	s->kd.done = true;
 	s->kd.mod = NULL;
+	s->kd.msg[0] = '\0';
 	if (s->kvmod)
 		kernel_given(s);
 	else
@@ -1375,6 +1412,7 @@ static Dwfl_Module *kernel_module(struct dcg_symbolizer *s, dcg_u64 addr,
 {
 	Dwarf_Addr low, high;
 
+	s->kd.wanted = true;
 	kernel_locate(s);
 	if (!s->kd.mod)
 		return NULL;
@@ -1382,6 +1420,24 @@ static Dwfl_Module *kernel_module(struct dcg_symbolizer *s, dcg_u64 addr,
 	dwfl_module_info(s->kd.mod, NULL, &low, &high, NULL, NULL, NULL,
 			 NULL);
 	return *rel >= low && *rel < high ? s->kd.mod : NULL;
+}
+
+/*
+ * At the end: one line on why kernel code had no file:line, for the
+ * vmlinux as the whole trace's KSYM records found it; and that modules'
+ * code has none, when the vmlinux's code had it.
+ */
+static void kernel_say(struct dcg_symbolizer *s)
+{
+	if (!s->kd.wanted && !s->kd.module[0])
+		return;
+	kernel_locate(s);
+	if (s->kd.msg[0])
+		say_once(s->kd.key, "%s", s->kd.msg);
+	if (s->kd.mod && s->kd.module[0] && !s->opts.srcline_implied)
+		say_once("\1kmodule",
+			 "kernel module code (%s) has no file:line: only the vmlinux's DWARF is read",
+			 s->kd.module);
 }
 
 static void resolve_kernel(struct dcg_symbolizer *s, dcg_u64 addr,
@@ -1396,11 +1452,9 @@ static void resolve_kernel(struct dcg_symbolizer *s, dcg_u64 addr,
 	GElf_Sym sym;
 
 	if (kmod && dwarf) {
-		/* only the vmlinux's DWARF is read, not the modules' */
-		kernel_locate(s);
-		if (s->kd.mod && !s->opts.srcline_implied)
-			say_once("\1kmodule",
-				 "kernel module code (%s) has no file:line: only the vmlinux's DWARF is read",
+		/* said at the end if there was a vmlinux (kernel_say()) */
+		if (!s->kd.module[0])
+			snprintf(s->kd.module, sizeof(s->kd.module), "%s",
 				 kmod + 1);
 	} else if (!kmod && (dwarf || (!k && s->kvmod))) {
 		mod = kernel_module(s, addr, &rel);
