@@ -1347,14 +1347,14 @@ static void kernel_search(struct dcg_symbolizer *s)
 		return;		/* not asked for: nothing to say */
 	if (tried)
 		kd_note(s, "\1ksearch",
-			 "no DWARF vmlinux of the traced kernel (%u tried; %s); kernel code has no file:line (--vmlinux FILE, --debug-dir DIR)",
-			 tried, first);
+			"no DWARF vmlinux of the traced kernel (%u tried; %s); kernel code has no file:line (--vmlinux FILE, --debug-dir DIR)",
+			tried, first);
 	else
 		kd_note(s, "\1ksearch",
-			 "no DWARF vmlinux found (boot/vmlinux-VERSION, lib/modules/VERSION/vmlinux under /usr/lib/debug%s%s); kernel code has no file:line (--vmlinux FILE, --debug-dir DIR)",
-			 s->opts.debuginfo_path || s->opts.sysroot ? " and " : "",
-			 s->opts.debuginfo_path || s->opts.sysroot ?
-			 "the --debug-dir/--sysroot dirs" : "");
+			"no DWARF vmlinux found (boot/vmlinux-VERSION, lib/modules/VERSION/vmlinux under /usr/lib/debug%s%s); kernel code has no file:line (--vmlinux FILE, --debug-dir DIR)",
+			s->opts.debuginfo_path || s->opts.sysroot ? " and " : "",
+			s->opts.debuginfo_path || s->opts.sysroot ?
+			"the --debug-dir/--sysroot dirs" : "");
 }
 
 /* --vmlinux FILE: that one, if it is the traced kernel's. */
@@ -1365,28 +1365,28 @@ static void kernel_given(struct dcg_symbolizer *s)
 
 	if (dwfl_module_getsymtab(s->kvmod) <= 0) {
 		kd_note(s, "\1kgiven",
-			 "--vmlinux %s: no symbol table in it or in debuginfo found for it (a stripped vmlinux? the -dbg package's /usr/lib/debug/boot/vmlinux-VERSION has both); no names or file:line from it",
-			 s->opts.vmlinux);
+			"--vmlinux %s: no symbol table in it or in debuginfo found for it (a stripped vmlinux? the -dbg package's /usr/lib/debug/boot/vmlinux-VERSION has both); no names or file:line from it",
+			s->opts.vmlinux);
 		return;
 	}
 	rc = kernel_check(s, s->kvmod, &s->kd.bias, why, sizeof(why));
 	if (rc < 0) {
 		kd_note(s, "\1kgiven",
-			 "--vmlinux %s: not the traced kernel (%s); no names or file:line from it",
-			 s->opts.vmlinux, why);
+			"--vmlinux %s: not the traced kernel (%s); no names or file:line from it",
+			s->opts.vmlinux, why);
 		return;
 	}
 	if (rc > 0) {	/* nothing to check it against: as it is */
 		s->kd.bias = 0;
 		kd_note(s, "\1kunchecked",
-			 "--vmlinux %s: the trace has no kernel symbols to check it against; its addresses are taken as they are (no KASLR offset)",
-			 s->opts.vmlinux);
+			"--vmlinux %s: the trace has no kernel symbols to check it against; its addresses are taken as they are (no KASLR offset)",
+			s->opts.vmlinux);
 	}
 	s->kd.mod = s->kvmod;
 	if ((s->opts.srcline || s->opts.inlines) && !has_dwarf(s->kvmod))
 		kd_note(s, "\1kdwarf",
-			 "--vmlinux %s: no DWARF in it (the -dbg package's /usr/lib/debug/boot/vmlinux-VERSION has it); kernel code has no file:line",
-			 s->opts.vmlinux);
+			"--vmlinux %s: no DWARF in it (the -dbg package's /usr/lib/debug/boot/vmlinux-VERSION has it); kernel code has no file:line",
+			s->opts.vmlinux);
 }
 
 /* s->kd for the KSYMs known so far. */
