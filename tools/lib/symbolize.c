@@ -22,6 +22,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <glob.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -75,6 +76,18 @@ struct kdebug {
 	char module[64];	/* a module whose code was looked up */
 	const char *key;	/* msg's, for say_once() */
 	char msg[1536];		/* why there is none, said at the end */
+	char *path;		/* the vmlinux's file: its modules are in
+				 * the same package, next to it */
+	struct kmoddbg *mods;	/* modules' debug files, by name */
+	size_t nmods;
+};
+
+/* A kernel module's file with DWARF (NAME.ko of the -dbg package). */
+struct kmoddbg {
+	char *name;
+	Dwfl *dwfl;		/* NULL: none found or not usable */
+	Dwfl_Module *mod;
+	bool said;		/* a line said why it is not used */
 };
 
 struct cache_ent {
@@ -410,6 +423,7 @@ struct dcg_symbolizer *dcg_sym_new(const struct dcg_symopts *opts,
 }
 
 static void kernel_say(struct dcg_symbolizer *s);
+static void kmods_free(struct dcg_symbolizer *s);
 
 void dcg_sym_free(struct dcg_symbolizer *s)
 {
@@ -426,6 +440,8 @@ void dcg_sym_free(struct dcg_symbolizer *s)
 		dwfl_end(s->kdwfl);
 	if (s->kd.found)
 		dwfl_end(s->kd.found);
+	kmods_free(s);
+	free(s->kd.path);
 	for (i = 0; i < s->nmaps; i++)
 		free(s->maps[i].path);
 	free(s->maps);
@@ -1233,6 +1249,17 @@ static void kd_note(struct dcg_symbolizer *s, const char *key,
 	va_end(ap);
 }
 
+/* A module's .ko that is not of the traced kernel's build. */
+static void kd_note_module(struct dcg_symbolizer *s, const char *module,
+			   const char *path)
+{
+	char key[300];
+
+	snprintf(key, sizeof(key), "\1kmod %s", module);
+	say_once(key, "%s: not the traced [%s] (its functions are not where the trace has them) or no DWARF in it; its code has no file:line",
+		 path, module);
+}
+
 static bool has_dwarf(Dwfl_Module *mod)
 {
 	Dwarf_Addr bias;
@@ -1292,6 +1319,8 @@ static bool kernel_try(struct dcg_symbolizer *s, const char *dir,
 			s->kd.found = d;
 			s->kd.found_mod = mod;
 			s->kd.mod = mod;
+			free(s->kd.path);
+			s->kd.path = xstrdup(g.gl_pathv[i]);
 			globfree(&g);
 			return true;
 		}
@@ -1326,6 +1355,9 @@ static void kernel_search(struct dcg_symbolizer *s)
 	if (s->kd.found)
 		dwfl_end(s->kd.found);
 	s->kd.found = NULL;
+	kmods_free(s);		/* they went with that vmlinux */
+	free(s->kd.path);
+	s->kd.path = NULL;
 	n = 64 + (s->opts.debuginfo_path ? strlen(s->opts.debuginfo_path) : 0) +
 	    (s->opts.sysroot ? strlen(s->opts.sysroot) : 0);
 	dirs = xrealloc(NULL, n);
@@ -1383,6 +1415,8 @@ static void kernel_given(struct dcg_symbolizer *s)
 			s->opts.vmlinux);
 	}
 	s->kd.mod = s->kvmod;
+	if (!s->kd.path)
+		s->kd.path = xstrdup(s->opts.vmlinux);
 	if ((s->opts.srcline || s->opts.inlines) && !has_dwarf(s->kvmod))
 		kd_note(s, "\1kdwarf",
 			"--vmlinux %s: no DWARF in it (the -dbg package's /usr/lib/debug/boot/vmlinux-VERSION has it); kernel code has no file:line",
@@ -1423,6 +1457,233 @@ static Dwfl_Module *kernel_module(struct dcg_symbolizer *s, dcg_u64 addr,
 }
 
 /*
+ * Kernel modules.  A module's code has file:line from its NAME.ko with
+ * DWARF in the same package as the vmlinux (Debian's -dbg package has
+ * them under lib/modules/VERSION/ next to boot/vmlinux-VERSION; Fedora
+ * puts the vmlinux in that directory), so that it is of the same build.
+ * Module code is placed per section by the loader: an address is taken
+ * relative to the function its KSYM record names, and that function's
+ * symbol in the .ko gives the place in its DWARF.  The .ko is used only
+ * if every two of the trace's functions of the module that share a
+ * section are as far apart in the .ko as in the trace.
+ */
+static void kmods_free(struct dcg_symbolizer *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->kd.nmods; i++) {
+		if (s->kd.mods[i].dwfl)
+			dwfl_end(s->kd.mods[i].dwfl);
+		free(s->kd.mods[i].name);
+	}
+	free(s->kd.mods);
+	s->kd.mods = NULL;
+	s->kd.nmods = 0;
+}
+
+/* The modules' directory of the package the vmlinux at @path is in. */
+static bool kmods_dir(const char *path, char *dir, size_t len)
+{
+	const char *b = strstr(path, "/boot/vmlinux-");
+	size_t n = strlen(path);
+
+	if (b && !strchr(b + strlen("/boot/vmlinux-"), '/'))
+		return snprintf(dir, len, "%.*s/lib/modules/%s", (int)(b - path),
+				path, b + strlen("/boot/vmlinux-")) < (int)len;
+	if (n > strlen("/vmlinux") && !strcmp(path + n - 8, "/vmlinux") &&
+	    strstr(path, "/lib/modules/"))
+		return snprintf(dir, len, "%.*s", (int)(n - 8), path) <
+		       (int)len;
+	return false;
+}
+
+/* "ext4" and "ext4.ko" or "ext4.ko.debug"; '-' and '_' are one. */
+static bool ko_named(const char *file, const char *name)
+{
+	size_t i, n = strlen(name);
+
+	for (i = 0; i < n; i++) {
+		char a = file[i] == '-' ? '_' : file[i];
+		char b = name[i] == '-' ? '_' : name[i];
+
+		if (!a || a != b)
+			return false;
+	}
+	return !strcmp(file + n, ".ko") || !strcmp(file + n, ".ko.debug");
+}
+
+/*
+ * The first file under @dir (down to @depth levels) named for @module;
+ * malloc'ed, or NULL.  The -dbg package has them at kernel/fs/ext4/.
+ */
+static char *ko_find(const char *dir, const char *module, int depth)
+{
+	char path[4096], *found = NULL;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return NULL;
+	while (!found && (e = readdir(d))) {
+		if (e->d_name[0] == '.' ||
+		    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >=
+		    (int)sizeof(path))
+			continue;
+		if (e->d_type != DT_DIR && ko_named(e->d_name, module))
+			found = xstrdup(path);
+		else if ((e->d_type == DT_DIR || e->d_type == DT_UNKNOWN) &&
+			 depth > 0)
+			found = ko_find(path, module, depth - 1);
+	}
+	closedir(d);
+	return found;
+}
+
+/* The symbol @name of @mod, once: its address, and its section. */
+static bool ko_symbol(Dwfl_Module *mod, const char *name, GElf_Addr *addr,
+		      GElf_Sym *sym)
+{
+	int i, hits = 0, n = dwfl_module_getsymtab(mod);
+	GElf_Addr a;
+	GElf_Sym y;
+
+	for (i = 1; i < n; i++) {
+		const char *nm = dwfl_module_getsym_info(mod, i, &y, &a, NULL,
+							 NULL, NULL);
+
+		if (nm && !strcmp(nm, name) && GELF_ST_TYPE(y.st_info) ==
+		    STT_FUNC && y.st_shndx != SHN_UNDEF) {
+			*addr = a;
+			*sym = y;
+			hits++;
+		}
+	}
+	return hits == 1;
+}
+
+/* "func [module]" -> "func" into @buf, if it is @module's. */
+static bool ksym_of(const struct ksym *k, const char *module, char *buf,
+		    size_t len)
+{
+	const char *sp = strchr(k->name, ' ');
+	size_t n = strlen(module);
+
+	if (!sp || strncmp(sp + 2, module, n) || strcmp(sp + 2 + n, "]") ||
+	    (size_t)(sp - k->name) >= len)
+		return false;
+	memcpy(buf, k->name, sp - k->name);
+	buf[sp - k->name] = '\0';
+	return true;
+}
+
+/*
+ * Do the trace's functions of @module lie in the .ko as they do in the
+ * trace, section by section?  Each section's first one found sets the
+ * offset; every other one of that section must have it.
+ */
+static bool kmod_check(const struct dcg_symbolizer *s, const char *module,
+		       Dwfl_Module *mod)
+{
+	struct { GElf_Half shndx; dcg_u64 delta; } seen[64];
+	size_t i, j, nseen = 0;
+	char name[512];
+	GElf_Addr a;
+	GElf_Sym y;
+
+	for (i = 0; i < s->nksyms; i++) {
+		const struct ksym *k = &s->ksyms[i];
+
+		if (!k->text || !ksym_of(k, module, name, sizeof(name)) ||
+		    !ko_symbol(mod, name, &a, &y))
+			continue;
+		for (j = 0; j < nseen && seen[j].shndx != y.st_shndx; j++)
+			;
+		if (j == nseen && nseen < DCG_ARRAY_SIZE(seen)) {
+			seen[nseen].shndx = y.st_shndx;
+			seen[nseen++].delta = k->addr - a;
+		} else if (j < nseen && seen[j].delta != k->addr - a) {
+			return false;
+		}
+	}
+	return nseen > 0;
+}
+
+/*
+ * @module's debug file, found and checked on first use; NULL if none
+ * (@said: a line said why).
+ */
+static Dwfl_Module *kmod_get(struct dcg_symbolizer *s, const char *module,
+			     bool *said)
+{
+	struct kmoddbg *m;
+	char dir[4096], *ko;
+	size_t i;
+
+	for (i = 0; i < s->kd.nmods; i++)
+		if (!strcmp(s->kd.mods[i].name, module)) {
+			*said = s->kd.mods[i].said;
+			return s->kd.mods[i].mod;
+		}
+	*said = false;
+	s->kd.mods = xrealloc(s->kd.mods, (s->kd.nmods + 1) * sizeof(*m));
+	m = &s->kd.mods[s->kd.nmods++];
+	memset(m, 0, sizeof(*m));
+	m->name = xstrdup(module);
+	if (!s->kd.path || !kmods_dir(s->kd.path, dir, sizeof(dir)))
+		return NULL;
+	ko = ko_find(dir, module, 8);
+	if (!ko)
+		return NULL;
+	m->dwfl = dwfl_begin(&s->cb);
+	if (m->dwfl) {
+		m->mod = dwfl_report_offline(m->dwfl, module, ko, -1);
+		dwfl_report_end(m->dwfl, NULL, NULL);
+	}
+	if (m->mod && (!kmod_check(s, module, m->mod) || !has_dwarf(m->mod))) {
+		kd_note_module(s, module, ko);
+		m->mod = NULL;
+		m->said = *said = true;
+	}
+	free(ko);
+	return m->mod;
+}
+
+/*
+ * The module debug file for kernel address @addr in the function that
+ * KSYM @k names ("func [module]"), and the address in it; NULL if none.
+ */
+static Dwfl_Module *kmod_module(struct dcg_symbolizer *s,
+				const struct ksym *k, dcg_u64 addr,
+				Dwarf_Addr *rel)
+{
+	char module[256], name[512];
+	const char *sp = strchr(k->name, ' ');
+	Dwfl_Module *mod;
+	bool said;
+	GElf_Addr a;
+	GElf_Sym y;
+
+	if (!sp || sp[1] != '[' || strlen(sp + 2) >= sizeof(module) ||
+	    (size_t)(sp - k->name) >= sizeof(name))
+		return NULL;
+	snprintf(module, sizeof(module), "%.*s", (int)strlen(sp + 2) - 1,
+		 sp + 2);
+	snprintf(name, sizeof(name), "%.*s", (int)(sp - k->name), k->name);
+	kernel_locate(s);
+	if (!s->kd.mod)
+		return NULL;
+	mod = kmod_get(s, module, &said);
+	/* said at the end, if no line said why (kernel_say()) */
+	if (!mod && !said && !s->kd.module[0])
+		snprintf(s->kd.module, sizeof(s->kd.module), "[%s]", module);
+	if (!mod || !ko_symbol(mod, name, &a, &y) ||
+	    (y.st_size && addr - k->addr >= y.st_size))
+		return NULL;
+	*rel = a + (addr - k->addr);
+	return mod;
+}
+
+/*
  * At the end: one line on why kernel code had no file:line, for the
  * vmlinux as the whole trace's KSYM records found it; and that modules'
  * code has none, when the vmlinux's code had it.
@@ -1436,7 +1697,7 @@ static void kernel_say(struct dcg_symbolizer *s)
 		say_once(s->kd.key, "%s", s->kd.msg);
 	if (s->kd.mod && s->kd.module[0] && !s->opts.srcline_implied)
 		say_once("\1kmodule",
-			 "kernel module code (%s) has no file:line: only the vmlinux's DWARF is read",
+			 "kernel module code (%s) has no file:line: no NAME.ko with DWARF in lib/modules/VERSION/ of the vmlinux's package",
 			 s->kd.module);
 }
 
@@ -1452,10 +1713,7 @@ static void resolve_kernel(struct dcg_symbolizer *s, dcg_u64 addr,
 	GElf_Sym sym;
 
 	if (kmod && dwarf) {
-		/* said at the end if there was a vmlinux (kernel_say()) */
-		if (!s->kd.module[0])
-			snprintf(s->kd.module, sizeof(s->kd.module), "%s",
-				 kmod + 1);
+		mod = kmod_module(s, k, addr, &rel);
 	} else if (!kmod && (dwarf || (!k && s->kvmod))) {
 		mod = kernel_module(s, addr, &rel);
 	}
