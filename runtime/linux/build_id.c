@@ -11,6 +11,10 @@
  * miss), so only from task work and without mmap_lock held (the caller
  * holds a reference on the file instead); never from the trap.
  *
+ * The running kernel's own id (issue #15: dcg-report finds the DWARF
+ * vmlinux by it) is in its notes, [__start_notes, __stop_notes), read
+ * in memory with the no-fault copy at probe end.
+ *
  * Every offset and size comes from the file, so each is bounded before
  * use: the program headers that fit in a page, notes inside their
  * segment and the file, at most DCG_BID_MAX_NOTES per segment.  The only
@@ -21,6 +25,7 @@
 #include <linux/elf.h>
 #include <linux/file.h>	/* get_file(), fput() for the callers */
 #include <linux/fs.h>
+#include <linux/kallsyms.h>
 #include <linux/string.h>
 
 #define DCG_NT_GNU_BUILD_ID	3	/* not in the kernel's uapi elf.h */
@@ -28,21 +33,31 @@
 #define DCG_BID_MAX_SEG		(64u << 10)	/* note bytes per segment */
 #define DCG_BID_MAX_LEN		24	/* struct dcg_rec_map.build_id */
 
-/* Exactly @len bytes at @pos, or -EIO (a short file is a bad one). */
-static int dcg_bid_read(struct file *f, void *buf, size_t len, loff_t pos)
+/* Reads exactly @len bytes at @pos into @buf: 0, or -EIO. */
+typedef int (*dcg_bid_read_fn)(void *ctx, void *buf, size_t len, u64 pos);
+
+/* From a file (@ctx); a short file is a bad one. */
+static int dcg_bid_read(void *ctx, void *buf, size_t len, u64 pos)
 {
-	ssize_t n = kernel_read(f, buf, len, &pos);
+	loff_t off = pos;
+	ssize_t n = kernel_read(ctx, buf, len, &off);
 
 	return n == (ssize_t)len ? 0 : -EIO;
 }
 
+/* From kernel memory (@pos is the address), never faulting. */
+static int dcg_bid_read_kernel(void *ctx, void *buf, size_t len, u64 pos)
+{
+	return dcg_read_nofault(pos, buf, len, true) == len ? 0 : -EIO;
+}
+
 /*
- * The build-id note among the notes at [@off, @end) of the file, notes
- * aligned to @align (4, or 8 for a segment of 8-aligned notes such as
- * .note.gnu.property): copied to @id, its length returned; 0 if none.
+ * The build-id note among the notes at [@off, @end) that @rd reads,
+ * notes aligned to @align (4, or 8 for a segment of 8-aligned notes such
+ * as .note.gnu.property): copied to @id, its length returned; 0 if none.
  */
-static unsigned int dcg_bid_notes(struct file *f, u64 off, u64 end,
-				  u64 align, u8 *id)
+static unsigned int dcg_bid_notes(dcg_bid_read_fn rd, void *ctx, u64 off,
+				  u64 end, u64 align, u8 *id)
 {
 	Elf64_Nhdr nh;
 	unsigned int i;
@@ -50,7 +65,7 @@ static unsigned int dcg_bid_notes(struct file *f, u64 off, u64 end,
 	u64 desc, next;
 
 	for (i = 0; i < DCG_BID_MAX_NOTES && off + sizeof(nh) <= end; i++) {
-		if (dcg_bid_read(f, &nh, sizeof(nh), off))
+		if (rd(ctx, &nh, sizeof(nh), off))
 			return 0;
 		/* u32 sizes added to an offset below 2^63: no overflow */
 		desc = ALIGN(off + sizeof(nh) + nh.n_namesz, align);
@@ -59,9 +74,9 @@ static unsigned int dcg_bid_notes(struct file *f, u64 off, u64 end,
 			return 0;
 		if (nh.n_type == DCG_NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
 		    nh.n_descsz && nh.n_descsz <= DCG_BID_MAX_LEN &&
-		    !dcg_bid_read(f, name, sizeof(name), off + sizeof(nh)) &&
+		    !rd(ctx, name, sizeof(name), off + sizeof(nh)) &&
 		    !memcmp(name, "GNU", 4) &&
-		    !dcg_bid_read(f, id, nh.n_descsz, desc))
+		    !rd(ctx, id, nh.n_descsz, desc))
 			return nh.n_descsz;
 		off = next;
 	}
@@ -99,10 +114,25 @@ static unsigned int dcg_build_id(struct file *f, u8 *id, void *page)
 		off = ph[i].p_offset;
 		end = off + min3(ph[i].p_filesz, isize - off,
 				 (u64)DCG_BID_MAX_SEG);
-		len = dcg_bid_notes(f, off, end, ph[i].p_align == 8 ? 8 : 4,
-				    id);
+		len = dcg_bid_notes(dcg_bid_read, f, off, end,
+				    ph[i].p_align == 8 ? 8 : 4, id);
 		if (len)
 			return len;
 	}
 	return 0;
+}
+
+/*
+ * The running kernel's build-id into @id (DCG_BID_MAX_LEN bytes); its
+ * length, 0 if unknown (no __start_notes in kallsyms: a kernel without
+ * CONFIG_KALLSYMS_ALL).  Its notes are 4-aligned, as in vmlinux.
+ */
+static unsigned int dcg_kernel_build_id(u8 *id)
+{
+	u64 start = kallsyms_lookup_name("__start_notes");
+	u64 end = kallsyms_lookup_name("__stop_notes");
+
+	if (!start || end <= start || end - start > DCG_BID_MAX_SEG)
+		return 0;
+	return dcg_bid_notes(dcg_bid_read_kernel, NULL, start, end, 4, id);
 }

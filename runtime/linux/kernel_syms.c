@@ -230,6 +230,33 @@ static unsigned int dcg_ksym_record(u64 addr, char *text, void *rec)
 	return k->r.size;
 }
 
+/*
+ * The kernel's text as a MAP record (tid 0, "[kernel.kallsyms]", the
+ * name perf gives it) with the kernel's build-id: dcg-report finds the
+ * DWARF vmlinux of this very build by it.  Readers open only MAP paths
+ * that start with '/', so older ones skip it.
+ */
+static void dcg_kernel_map_write(void *rec)
+{
+	static const char path[] = "[kernel.kallsyms]";
+	struct dcg_rec_map *m = rec;
+	u64 start = kallsyms_lookup_name("_stext");
+	u64 end = kallsyms_lookup_name("_etext");
+	unsigned int size = ALIGN(sizeof(*m) + sizeof(path), 8);
+
+	if (!start || end <= start)
+		return;
+	memset(m, 0, size);
+	m->r.type = DCG_REC_MAP;
+	m->r.size = size;
+	m->start = start;
+	m->end = end;
+	m->prot = 5;		/* r-x */
+	m->build_id_len = dcg_kernel_build_id(m->build_id);
+	memcpy(m + 1, path, sizeof(path));
+	dcg_out_commit(m, size);
+}
+
 /* Probe end, binary output: one KSYM per noted function. */
 static void dcg_ksyms_write(void)
 {
@@ -239,6 +266,7 @@ static void dcg_ksyms_write(void)
 
 	if (dcg_g.output != DCG_OUT_BINARY)
 		return;
+	dcg_kernel_map_write(rec);
 	for (i = 0; i < DCG_EDGE_SIZE; i++) {
 		struct dcg_edge *e = &dcg_edges[i];
 

@@ -23,7 +23,7 @@ import struct
 import subprocess
 import sys
 
-REC_EVENT, REC_KSYM = 2, 4
+REC_EVENT, REC_MAP, REC_KSYM = 2, 3, 4
 EV_CALL, EV_TAIL, EV_ASYNC = 1, 3, 4
 EVF_ROOT = 0x20
 KASLR_ALIGN = 0x200000
@@ -54,9 +54,15 @@ def records(path):
 
 def main(argv):
     vml, binpath, reports = argv[1], argv[2], argv[3:]
-    ksyms, calls = {}, []
+    ksyms, calls, kmaps = {}, [], []
     for typ, raw in records(binpath):
-        if typ == REC_KSYM:
+        if typ == REC_MAP:
+            tid, = struct.unpack_from("<I", raw, 4)
+            start, end, _, blen = struct.unpack_from("<QQQB", raw, 8)
+            path = raw[64:].split(b"\0")[0].decode()
+            if tid == 0 and path == "[kernel.kallsyms]":
+                kmaps.append((start, end, raw[40:40 + blen].hex()))
+        elif typ == REC_KSYM:
             addr, = struct.unpack_from("<Q", raw, 8)
             name = raw[24:].split(b"\0")[0].decode()
             if "\t" not in name:        # not a module's
@@ -65,6 +71,16 @@ def main(argv):
             _, frm, to, _, kind, flags = struct.unpack_from("<QQQQBB", raw, 8)
             if kind in (EV_CALL, EV_TAIL) and not flags & EVF_ROOT and frm:
                 calls.append(frm)
+    # the kernel's MAP: its build-id is the vmlinux's (readelf), its
+    # start the traced _stext (checked against the offset below)
+    notes = subprocess.run(["readelf", "-n", vml], capture_output=True,
+                           text=True, check=True).stdout
+    m = re.search(r"Build ID: ([0-9a-f]+)", notes)
+    check(len(kmaps) == 1 and m and kmaps[0][2] == m.group(1),
+          "kernel build-id: the trace's [kernel.kallsyms] map carries the "
+          "vmlinux's (%s; vmlinux %s)" %
+          (", ".join(k[2] or "none" for k in kmaps) or "no map",
+           m.group(1) if m else "none"))
     # the vmlinux's text symbols
     where, text = {}, []
     out = subprocess.run(["nm", vml], capture_output=True, text=True,
@@ -89,6 +105,9 @@ def main(argv):
     bias = next(iter(deltas))
     check(bias % KASLR_ALIGN == 0,
           "kernel file:line: offset 0x%x is a KASLR offset" % bias)
+    check(kmaps and where.get("_stext") and
+          kmaps[0][0] - where["_stext"][0] == bias,
+          "kernel build-id: the map starts at the traced _stext")
     lo, hi = text[0][0], text[-1][0] + 0x100000
     sites = sorted({a - bias for a in calls if lo <= a - bias < hi})
 

@@ -80,7 +80,12 @@ struct kdebug {
 				 * the same package, next to it */
 	struct kmoddbg *mods;	/* modules' debug files, by name */
 	size_t nmods;
+	dcg_u8 build_id[24];	/* the traced kernel's, from its MAP */
+	dcg_u8 build_id_len;	/* 0: the trace does not say */
 };
+
+/* The MAP record of the kernel's text (runtime/linux/kernel_syms.c). */
+#define KERNEL_MAP_PATH	"[kernel.kallsyms]"
 
 /* A kernel module's file with DWARF (NAME.ko of the -dbg package). */
 struct kmoddbg {
@@ -461,6 +466,12 @@ static void add_map(struct dcg_symbolizer *s, const struct dcg_rec_map *m)
 	struct umap *u;
 	size_t i;
 
+	if (!m->r.tid && !strcmp(path, KERNEL_MAP_PATH)) {
+		s->kd.build_id_len = m->build_id_len;
+		memcpy(s->kd.build_id, m->build_id, m->build_id_len);
+		s->kd.done = false;	/* look for that build */
+		return;
+	}
 	/* Only files can be opened: skip [vdso], [heap], anonymous. */
 	if (path[0] != '/' || m->end <= m->start || m->pgoff > m->start)
 		return;
@@ -1167,17 +1178,49 @@ static void knames_match(Dwfl_Module *mod, struct kname *v, size_t n)
 }
 
 /*
- * Is @mod the traced kernel?  0 with the offset in @bias if all the
- * trace's kernel symbols it has once are at one offset from it; -1 if
- * not, why in @why; 1 if the trace has no kernel symbols to tell.
+ * Does @mod's build-id say it is another build than the traced kernel?
+ * Only when both are known; why in @why.
+ */
+static bool kernel_other_build(const struct dcg_symbolizer *s,
+			       Dwfl_Module *mod, char *why, size_t len)
+{
+	const unsigned char *bits;
+	char have[64], want[64];
+	GElf_Addr vaddr;
+	int n, i;
+
+	if (!s->kd.build_id_len)
+		return false;
+	n = dwfl_module_build_id(mod, &bits, &vaddr);
+	if (n <= 0 || (n == s->kd.build_id_len &&
+		       !memcmp(bits, s->kd.build_id, n)))
+		return false;
+	have[0] = want[0] = '\0';
+	for (i = 0; i < n && i < 24; i++)
+		sprintf(have + 2 * i, "%02x", bits[i]);
+	for (i = 0; i < s->kd.build_id_len; i++)
+		sprintf(want + 2 * i, "%02x", s->kd.build_id[i]);
+	snprintf(why, len, "its build-id is %s, the traced kernel's %s",
+		 have, want);
+	return true;
+}
+
+/*
+ * Is @mod the traced kernel?  0 with the offset in @bias if its
+ * build-id is not another one and all the trace's kernel symbols it
+ * has once are at one offset from it; -1 if not, why in @why; 1 if the
+ * trace has no kernel symbols to tell.
  */
 static int kernel_check(const struct dcg_symbolizer *s, Dwfl_Module *mod,
 			dcg_u64 *bias, char *why, size_t len)
 {
 	size_t n, i, m = 0, best = 0, run;
-	struct kname *v = trace_knames(s, &n);
+	struct kname *v;
 	dcg_u64 *delta;
 
+	if (kernel_other_build(s, mod, why, len))
+		return -1;
+	v = trace_knames(s, &n);
 	if (!n) {
 		free(v);
 		snprintf(why, len, "the trace has no kernel symbols to check it against");
@@ -1334,10 +1377,35 @@ static bool kernel_try(struct dcg_symbolizer *s, const char *dir,
 }
 
 /*
+ * In each debug dir, the traced kernel's build-id path comes first
+ * (.build-id/xx/rest.debug, as Fedora's kernel-debuginfo installs
+ * vmlinux; Debian's -dbg package has only boot/vmlinux-VERSION).
+ */
+static bool kernel_try_build_id(struct dcg_symbolizer *s, const char *dir,
+				char *first, size_t len, unsigned int *tried)
+{
+	char pat[128];
+	int i, n;
+
+	if (!s->kd.build_id_len)
+		return false;
+	n = snprintf(pat, sizeof(pat), ".build-id/%02x/", s->kd.build_id[0]);
+	for (i = 1; i < s->kd.build_id_len; i++)
+		n += snprintf(pat + n, sizeof(pat) - n, "%02x",
+			      s->kd.build_id[i]);
+	snprintf(pat + n, sizeof(pat) - n, ".debug");
+	if (kernel_try(s, dir, pat, first, len, tried))
+		return true;
+	pat[n] = '\0';
+	return kernel_try(s, dir, pat, first, len, tried);
+}
+
+/*
  * The DWARF vmlinux of the traced kernel where distributions install
  * it: under each --debug-dir, under --sysroot's /usr/lib/debug, under
- * /usr/lib/debug.  The trace has no kernel build-id, so a candidate is
- * taken by kernel_check(), not by its name.
+ * /usr/lib/debug; by the build-id the trace's kernel MAP gives, then
+ * by name.  Every candidate must pass kernel_check(): its build-id, if
+ * the trace has one, and the trace's kernel symbols.
  */
 static void kernel_search(struct dcg_symbolizer *s)
 {
@@ -1367,13 +1435,18 @@ static void kernel_search(struct dcg_symbolizer *s)
 		 s->opts.sysroot ? s->opts.sysroot : "",
 		 s->opts.sysroot ? "/usr/lib/debug:" : "");
 	for (dir = strtok_r(dirs, ":", &save); dir;
-	     dir = strtok_r(NULL, ":", &save))
+	     dir = strtok_r(NULL, ":", &save)) {
+		if (kernel_try_build_id(s, dir, first, sizeof(first), &tried)) {
+			free(dirs);
+			return;
+		}
 		for (i = 0; i < DCG_ARRAY_SIZE(kernel_places); i++)
 			if (kernel_try(s, dir, kernel_places[i], first,
 				       sizeof(first), &tried)) {
 				free(dirs);
 				return;
 			}
+	}
 	free(dirs);
 	if (s->opts.srcline_implied && !s->opts.inlines)
 		return;		/* not asked for: nothing to say */
