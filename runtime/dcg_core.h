@@ -311,4 +311,59 @@ dcg_thread_skipping(const struct dcg_thread *t)
 	return &s->frames[s->depth - 1];
 }
 
+/*
+ * Register values after an event (format version 3, dcg_event.h).  The
+ * host calls dcg_ev_regs_append() from its emit callback with the
+ * registers of the stop being handled; the engine emits every event
+ * during the stop that explains it, so those are the callee's first
+ * stop for a CALL or TAILCALL (ev->to == ip) and the stop after the
+ * ret for a RET.  Events that the stop does not describe (a CALL
+ * rebuilt from the stack on resume, synthetic and END returns, ASYNC)
+ * get no block.
+ */
+struct dcg_regs {
+	dcg_u64 ip;		/* where the thread stopped */
+	dcg_u64 arg[DCG_ARGS_MAX];	/* rdi rsi rdx rcx r8 r9 */
+	dcg_u64 ret[DCG_RETS_MAX];	/* rax rdx */
+};
+
+struct dcg_args_cfg {
+	dcg_u8  nargs;		/* argument registers per call, 0..6 */
+	dcg_u8  nrets;		/* return registers per ret, 0..2 */
+	dcg_u8  str_mask;	/* bit i: read a string at argument i */
+	dcg_u8  pad;
+	dcg_u16 str_len;	/* bytes per string, 0 = no strings */
+	dcg_u16 pad2;
+	dcg_u64 str_min;	/* strings only at values in [str_min, */
+	dcg_u64 str_max;	/* str_max): elsewhere no pointer looks */
+};
+
+/* Largest event with its block (DCG_REC_MAX_SIZE bounds it too). */
+#define DCG_EV_REGS_MAX_SIZE(str_len) \
+	(sizeof(struct dcg_rec_event) + sizeof(struct dcg_ev_args) + \
+	 8 * DCG_ARGS_MAX + \
+	 DCG_ARGS_MAX * (sizeof(struct dcg_ev_str) + (((str_len) + 7) & ~7u)))
+
+/*
+ * Which registers the stop's @regs give @ev: DCG_EV_REGS_ARGS,
+ * DCG_EV_REGS_RET or DCG_EV_REGS_NONE (see above).
+ */
+#define DCG_EV_REGS_NONE	0
+#define DCG_EV_REGS_ARGS	1
+#define DCG_EV_REGS_RET		2
+DCG_API int dcg_ev_regs_kind(const struct dcg_rec_event *ev, dcg_u64 ip);
+
+/*
+ * Append the block to @ev, which lies at the start of @cap bytes, and
+ * set ev->r.size; strings are read through @read (bounded by
+ * cfg->str_len and by @cap, which is capped at DCG_REC_MAX_SIZE).  Does
+ * nothing when the event gets no registers or the config asks for none.
+ * Returns the new size.
+ */
+DCG_API unsigned int dcg_ev_regs_append(struct dcg_rec_event *ev,
+					unsigned int cap,
+					const struct dcg_args_cfg *cfg,
+					const struct dcg_regs *regs,
+					dcg_read_fn read, void *ctx);
+
 #endif /* DCG_CORE_H */

@@ -20,7 +20,7 @@
 #include "dcg_compat.h"
 
 #define DCG_TRACE_MAGIC		"DCGTRACE"	/* 8 bytes, no NUL */
-#define DCG_TRACE_VERSION	2
+#define DCG_TRACE_VERSION	3
 /*
  * Version 1 events had no insns field (40 + 8 bytes); readers still
  * read them and treat the instruction counts as unknown.

@@ -30,6 +30,7 @@
 #include "../classify.c"
 #include "../shadow.c"
 #include "../thread.c"
+#include "../args.c"
 #include "../dcg_plt.h"
 #pragma GCC diagnostic pop
 

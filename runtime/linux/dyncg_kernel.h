@@ -37,6 +37,16 @@
 					 * inside a 4 KiB relay sub-buffer */
 
 /*
+ * Registers after events (issue #17): strings up to this long, so that
+ * an event with its block fits the slot's buffer (the #DB stack is no
+ * place for a record) and one transport message.
+ */
+#define DCG_KSTR_MAX	64
+#define DCG_KEV_MAX	DCG_EV_REGS_MAX_SIZE(DCG_KSTR_MAX)
+/* A live text line with six arguments and their strings. */
+#define DCG_TEXT_LINE	1024
+
+/*
  * Slot life cycle.  Only the slot's own task moves it between OPENING,
  * ARMED, PAUSED and CLOSED (from its probes, its traps and its task
  * work); claiming a FREE slot, reclaiming the slot of a dead task and
@@ -77,6 +87,10 @@ struct dcg_slot {
 	u8 closed_by_user;		/* the last window ended by a (0) */
 	u64 open_sp;			/* rsp of the (1) that opened it */
 	u64 entry_ip, entry_sp, entry_ret, entry_ts;
+	struct dcg_regs entry_regs;	/* at the probe: the ROOT's arguments */
+	struct dcg_regs regs;		/* of the stop the engine handles */
+	u64 evbuf[(DCG_KEV_MAX + 7) / 8];	/* dcg_emit()'s record */
+	char tline[DCG_TEXT_LINE];	/* dcg_out_text_event()'s line */
 
 	struct callback_head work;	/* re-arm / arm task work */
 	atomic_t work_queued;
@@ -98,6 +112,9 @@ struct dcg_globals {
 	int btf_works;			/* DEBUGCTL.BTF read back as set */
 	int output;			/* DCG_OUT_* */
 	int print_edges;		/* edge table at the end */
+	struct dcg_args_cfg args;	/* registers after events */
+	int text_regs;			/* live text shows them: the script
+					 * set args, strings or retval */
 	u32 max_depth;
 	u64 budget;
 	u64 start_ns;
@@ -137,6 +154,8 @@ static struct dcg_globals dcg_g = {
 	.print_edges = 1,
 	.max_depth = DCG_DEFAULT_DEPTH,
 	.budget = DCG_DEFAULT_BUDGET,
+	/* rax after every return, as dcg-trace: doc/trace-format.md */
+	.args = { .nrets = 1, .str_min = 0x10000 },
 };
 
 static struct dcg_slot dcg_slots[DCG_MAX_TASKS];

@@ -87,6 +87,7 @@ static void dcg_kernel_sync(struct dcg_kwin *kw, unsigned long ip,
 		return;
 	}
 	kw->syncing = 0;
+	s->regs = s->entry_regs;	/* the ROOT's: those at the kprobe */
 	if (s->at_entry)
 		dcg_thread_begin(t, s->entry_ip, s->entry_sp, s->entry_ret,
 				 s->entry_ts, &s->ops);
@@ -142,9 +143,11 @@ static int dcg_kernel_stop(struct dcg_kwin *kw, struct pt_regs *regs)
 			dcg_out_switch(s, kw->sw_out_ts, kw->sw_out_cpu,
 				       kw->sw_in_ts, kw->sw_in_cpu, t->hide_ip);
 		}
+		dcg_regs_from(&s->regs, regs);
 		dcg_thread_resume(t, ip, sp, dcg_now_ns(), &s->ops);
 		return 0;
 	}
+	dcg_regs_from(&s->regs, regs);
 	dcg_thread_stop(t, ip, sp, dcg_now_ns(), &s->ops);
 	/*
 	 * The root returned: what follows is the kretprobe trampoline and

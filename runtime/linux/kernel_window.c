@@ -167,6 +167,8 @@ static void dcg_kwin_entry(struct dcg_kwin *kw, struct pt_regs *regs,
 		      ret >= TASK_SIZE_MAX;
 	s->entry_ret = s->at_entry ? ret : 0;
 	s->entry_ts = dcg_now_ns();
+	dcg_regs_from(&s->entry_regs, regs);
+	s->entry_regs.ip = ip;
 }
 
 static void dcg_kwin_setup(struct dcg_kwin *kw, struct pt_regs *regs,

@@ -497,6 +497,7 @@ static void dcg_skip_frame_gone(struct dcg_slot *s, struct pt_regs *regs)
 	struct dcg_thread *t = &s->engine;
 	u64 call = 0;
 
+	dcg_regs_from(&s->regs, regs);
 	dcg_thread_stop(t, regs->ip, dcg_skip_dead_slot(s) + 8, dcg_now_ns(),
 			&s->ops);
 	if (t->shadow.depth)	/* else the window is over: no more events */

@@ -289,10 +289,67 @@ static void dcg_user_sym(struct dcg_slot *s, const struct dcg_rec_event *e,
 	DCG_STP_SNPRINT_ADDR(sym, len, at, _STP_SYM_SYMBOL, s->task);
 }
 
+/* Printable bytes as they are, the rest (and " \\) escaped. */
+static int dcg_text_str(char *p, int room, const u8 *b, unsigned int len)
+{
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; i < len && n < room; i++) {
+		if (b[i] >= 0x20 && b[i] < 0x7f && b[i] != '"' && b[i] != '\\')
+			p[n++] = b[i];
+		else
+			n += scnprintf(p + n, room - n, "\\x%02x", b[i]);
+	}
+	return n;
+}
+
+/*
+ * The registers after the event, para-callgraph's way: raw hex in
+ * register order (" arg1=0x... arg2=0x..."), a string read at an
+ * argument after its value (:"text", ... when cut, ?! when memory ended
+ * first), " return=0x..." after a ret (and return2= for rdx).
+ */
+static int dcg_text_regs(char *p, int room, const struct dcg_rec_event *e)
+{
+	const struct dcg_ev_args *a = (const void *)(e + 1);
+	const u64 *v = (const void *)(a + 1);
+	const struct dcg_ev_str *str = (const void *)(v + a->nregs);
+	unsigned int i, k, nstr = 0;
+	int n = 0;
+
+	if (!dcg_g.text_regs || e->r.size <= sizeof(*e))
+		return 0;
+	for (i = 0; i < a->nregs && n < room; i++) {
+		if (e->kind == DCG_EV_RET && !i)
+			n += scnprintf(p + n, room - n, " return=0x%llx", v[i]);
+		else if (e->kind == DCG_EV_RET)
+			n += scnprintf(p + n, room - n, " return%u=0x%llx",
+				       i + 1, v[i]);
+		else
+			n += scnprintf(p + n, room - n, " arg%u=0x%llx", i + 1,
+				       v[i]);
+		/* the strings come in argument order */
+		if (nstr < a->nstr && str->argno == i) {
+			n += scnprintf(p + n, room - n, ":\"");
+			k = room - n > 5 ? room - n - 5 : 0;	/* "...  */
+			n += dcg_text_str(p + n, k, (const u8 *)(str + 1),
+					  str->len);
+			n += scnprintf(p + n, room - n, "\"%s",
+				       (str->flags & DCG_STR_TRUNC) ? "..." :
+				       (str->flags & DCG_STR_FAULT) ? "?!" : "");
+			str = (const void *)((const u8 *)(str + 1) +
+					     ((str->len + 7) & ~7u));
+			nstr++;
+		}
+	}
+	return n;
+}
+
 static void dcg_out_text_event(struct dcg_slot *s,
 			       const struct dcg_rec_event *e)
 {
-	char sym[128], line[256];
+	char sym[128], *line = s->tline;
 	/* the binary trace's clock: ns since the trace start */
 	u64 ns = e->ts > dcg_g.start_ns ? e->ts - dcg_g.start_ns : 0;
 	unsigned long at = e->kind == DCG_EV_RET ? e->from : e->to;
@@ -308,14 +365,15 @@ static void dcg_out_text_event(struct dcg_slot *s,
 
 	if (!dcg_ksym_text(at, sym, sizeof(sym)))	/* dyncg kernel mode */
 		dcg_user_sym(s, e, at, sym, sizeof(sym));
-	n = snprintf(line, sizeof(line), "%12llu %s(%d):%*s%s %s%s%s%s\n",
-		     ns, s->task->comm, s->tid, indent, "",
-		     dcg_kind_arrow(e), sym,
-		     (e->flags & DCG_EVF_SYNTHETIC) ? " (resync)" : "",
-		     (e->flags & DCG_EVF_UNMATCHED) ? " (unmatched)" : "",
-		     (e->flags & DCG_EVF_END) ? " (window end)" : "");
-	if (n > (int)sizeof(line) - 1)
-		n = sizeof(line) - 1;
+	n = scnprintf(line, DCG_TEXT_LINE - 1, "%12llu %s(%d):%*s%s %s",
+		      ns, s->task->comm, s->tid, indent, "",
+		      dcg_kind_arrow(e), sym);
+	n += dcg_text_regs(line + n, DCG_TEXT_LINE - 1 - n, e);
+	n += scnprintf(line + n, DCG_TEXT_LINE - 1 - n, "%s%s%s",
+		       (e->flags & DCG_EVF_SYNTHETIC) ? " (resync)" : "",
+		       (e->flags & DCG_EVF_UNMATCHED) ? " (unmatched)" : "",
+		       (e->flags & DCG_EVF_END) ? " (window end)" : "");
+	line[n++] = '\n';
 	dcg_out_slot(s, line, n, 1);
 }
 
@@ -323,7 +381,7 @@ static void dcg_out_event(struct dcg_slot *s, const struct dcg_rec_event *e)
 {
 	switch (dcg_g.output) {
 	case DCG_OUT_BINARY:
-		dcg_out_slot(s, e, sizeof(*e), 1);
+		dcg_out_slot(s, e, e->r.size, 1);	/* with its registers */
 		break;
 	case DCG_OUT_TEXT:
 		dcg_out_text_event(s, e);

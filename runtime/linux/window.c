@@ -212,25 +212,58 @@ static u64 dcg_edge_caller(struct dcg_slot *s, const struct dcg_rec_event *e)
 	return e->depth ? dcg_frame_func(s, e->depth - 1) : 0;
 }
 
+/*
+ * The registers of a stop, for the events the engine emits during it
+ * (runtime/args.c decides which take them).  Both window kinds set
+ * them before every call into the engine that can emit.
+ */
+static void dcg_regs_from(struct dcg_regs *r, const struct pt_regs *regs)
+{
+	r->ip = regs->ip;
+	r->arg[0] = regs->di;
+	r->arg[1] = regs->si;
+	r->arg[2] = regs->dx;
+	r->arg[3] = regs->cx;
+	r->arg[4] = regs->r8;
+	r->arg[5] = regs->r9;
+	r->ret[0] = regs->ax;
+	r->ret[1] = regs->dx;
+}
+
+/*
+ * Strings are read in user memory only, whatever the window: a kernel
+ * pointer may lead to device memory, where a read is not harmless; the
+ * user one is the "char __user *" the issue is about.  No fault, no
+ * sleep (nofault.c).
+ */
+static int dcg_read_str(void *ctx, dcg_u64 addr, void *buf, unsigned int len)
+{
+	return dcg_read_nofault(addr, buf, len, false);
+}
+
 static void dcg_emit(void *ctx, const struct dcg_rec_event *ev)
 {
 	struct dcg_slot *s = ctx;
-	struct dcg_rec_event e = *ev;
+	struct dcg_rec_event *e = (struct dcg_rec_event *)s->evbuf;
 
-	e.r.type = DCG_REC_EVENT;
-	e.r.size = sizeof(e);
-	e.r.tid = s->tid;
-	e.cpu = raw_smp_processor_id();
+	*e = *ev;
+	e->r.type = DCG_REC_EVENT;
+	e->r.size = sizeof(*e);
+	e->r.tid = s->tid;
+	e->cpu = raw_smp_processor_id();
 	s->produced++;
 	atomic64_inc(&dcg_g.events);
-	if (e.kind == DCG_EV_CALL || e.kind == DCG_EV_TAILCALL)
-		dcg_edge_add(dcg_edge_caller(s, &e), e.to);
+	if (e->kind == DCG_EV_CALL || e->kind == DCG_EV_TAILCALL)
+		dcg_edge_add(dcg_edge_caller(s, e), e->to);
 	if (s->produced > s->budget) {
 		s->dropped++;
 		atomic64_inc(&dcg_g.dropped);
 		return;
 	}
-	dcg_out_event(s, &e);
+	if (dcg_g.args.nargs || dcg_g.args.nrets)
+		dcg_ev_regs_append(e, sizeof(s->evbuf), &dcg_g.args, &s->regs,
+				   dcg_read_str, s);
+	dcg_out_event(s, e);
 }
 
 static void dcg_work_fn(struct callback_head *cb);
@@ -257,6 +290,7 @@ static void dcg_window_start(struct dcg_slot *s)
 		dcg_out_thread(s, DCG_THREAD_START);
 	s->thread_started = 1;
 	dcg_out_maps(s);
+	s->regs = s->entry_regs;	/* the ROOT's: those at the probe */
 	if (s->at_entry)
 		dcg_thread_begin(&s->engine, s->entry_ip, s->entry_sp,
 				 s->entry_ret, s->entry_ts, &s->ops);
@@ -311,6 +345,7 @@ static void dcg_resume(struct dcg_slot *s, struct pt_regs *regs, int from)
 static void dcg_resume_in_handler(struct dcg_slot *s, struct pt_regs *regs)
 {
 	s->signalled = 0;
+	dcg_regs_from(&s->regs, regs);
 	dcg_thread_stop(&s->engine, regs->ip, regs->sp, dcg_now_ns(), &s->ops);
 	if (atomic_cmpxchg(&s->state, DCG_SLOT_PAUSED,
 			   DCG_SLOT_ARMED) == DCG_SLOT_PAUSED)
@@ -364,6 +399,7 @@ static void dcg_trap_step(struct dcg_slot *s, struct pt_regs *regs)
 {
 	s->stops++;
 	atomic64_inc(&dcg_g.stops);
+	dcg_regs_from(&s->regs, regs);
 	dcg_thread_stop(&s->engine, regs->ip, regs->sp, dcg_now_ns(), &s->ops);
 	if (s->at_entry && s->opened && !s->engine.shadow.depth) {
 		/*
@@ -589,6 +625,8 @@ static const char *dcg_open(struct pt_regs *regs, u64 entry_ip, int at_entry)
 		s->entry_sp = regs->sp;
 	}
 	s->entry_ts = dcg_now_ns();
+	dcg_regs_from(&s->entry_regs, regs);
+	s->entry_regs.ip = s->entry_ip;
 	dcg_uf_probe_at(s, entry_ip);	/* user_flags.c: the probed insn */
 	atomic64_inc(&dcg_g.windows);
 	dcg_out_header(current);

@@ -11,6 +11,7 @@
 #include "classify.c"
 #include "shadow.c"
 #include "thread.c"
+#include "args.c"
 
 static int dcg_kmod_read(void *ctx, dcg_u64 addr, void *buf, unsigned int len)
 {

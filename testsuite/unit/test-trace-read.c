@@ -243,7 +243,7 @@ static void test_errors(void)
 	memcpy(h->magic, DCG_TRACE_MAGIC, 8);
 	h->version = 9;
 	expect_error("version 9",
-		     "mem: offset 0: unsupported trace version 9 (this reader reads versions 1 to 2)");
+		     "mem: offset 0: unsupported trace version 9 (this reader reads versions 1 to 3)");
 
 	/* version 2 events are 56 bytes: a 48-byte one is too small */
 	len = 0;
@@ -261,7 +261,7 @@ static void test_errors(void)
 	h->host = DCG_HOST_PTRACE;
 	h->mode = DCG_MODE_STEP;
 	expect_error("a version 1 header after a version 2 one",
-		     "mem: offset 56: header record: version 1 differs from the first header's 2");
+		     "mem: offset 56: header record: version 1 differs from the first header's 3");
 
 	len = 0;
 	add_header();

@@ -156,6 +156,7 @@ struct tracer {
 	int memfd;		/* /proc/pid/mem */
 	struct dcg_writer w;
 	uint64_t start_ns;
+	struct dcg_args_cfg args;	/* registers after events (--args) */
 
 	struct bp *bps;
 	int nbps, capbps;

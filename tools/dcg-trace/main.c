@@ -34,6 +34,16 @@
 struct tracer T = { .memfd = -1 };
 volatile int stop_requested;
 
+/*
+ * Return registers recorded by default: rax costs 16 bytes per RET
+ * (doc/dcg-trace.1 gives the measured cost); rdx only matters for
+ * two-register returns, asked for with --retval 2.
+ */
+#define RETVAL_DEFAULT		1
+#define RETVAL_DEFAULT_S	"1"
+/* Six strings this long still fit one record (DCG_REC_MAX_SIZE). */
+#define ARG_STRING_MAX		512u
+
 #define TRACE_OPTIONS (PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | \
 		       PTRACE_O_TRACEEXIT | PTRACE_O_TRACEFORK | \
 		       PTRACE_O_TRACEVFORK | PTRACE_O_TRACEVFORKDONE)
@@ -102,6 +112,12 @@ static void usage(FILE *f)
 "  -l, --leave-running    on Ctrl-C, detach and do not kill the program\n"
 "  -D, --depth N          step N levels deep; deeper calls run unstepped\n"
 "  -N, --exclude GLOB     calls into matching functions run unstepped\n"
+"      --args N           record the first N argument registers of each\n"
+"                         call (rdi rsi rdx rcx r8 r9; 0 to 6, default 0)\n"
+"      --arg-strings L[:I,...]  and up to L bytes of the string each of them\n"
+"                         (or argument I, J: 1 to 6) points at\n"
+"      --retval N         record N return registers of each ret (rax rdx;\n"
+"                         0 to 2, default " RETVAL_DEFAULT_S ")\n"
 "      --native-syscalls  outside windows, system calls run at full speed;\n"
 "                         a program that blocks or ignores SIGTRAP may then\n"
 "                         lose its SIGTRAP handler (see the man page)\n"
@@ -138,6 +154,61 @@ static int parse_mode(const char *s)
 	die(2, "unknown mode '%s' (auto, block, step, emulated-block)", s);
 }
 
+/* A count from 0 to @max, for --args and --retval. */
+static unsigned int parse_count(const char *s, unsigned int max,
+				const char *what)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (*end || errno || !isdigit((unsigned char)s[0]) || v > max)
+		die(2, "bad %s '%s' (0 to %u)", what, s, max);
+	return v;
+}
+
+/*
+ * --arg-strings L[:I,J,...]: up to L bytes of the string at every
+ * recorded argument, or at arguments I, J (1-based).  Any value in the
+ * user half that is no small integer is tried: the capture cannot know
+ * which arguments are char * (DWARF tells dcg-report), and a read that
+ * finds nothing mapped costs a failed pread and one byte of flags.
+ */
+static void parse_arg_strings(char *s)
+{
+	unsigned long len, i;
+	char *end, *list, *save, *tok;
+
+	errno = 0;
+	len = strtoul(s, &end, 10);
+	if (errno || end == s || !isdigit((unsigned char)s[0]) ||
+	    (*end && *end != ':') || len < 1 || len > ARG_STRING_MAX)
+		die(2, "bad string length '%s' (1 to %u, then :I,J... optionally)",
+		    s, ARG_STRING_MAX);
+	T.args.str_len = len;
+	T.args.str_min = 0x10000;		/* below vm.mmap_min_addr */
+	T.args.str_max = 0x800000000000ull;	/* the user half */
+	if (!*end) {
+		T.args.str_mask = (1u << DCG_ARGS_MAX) - 1;
+		return;
+	}
+	list = end + 1;
+	T.args.str_mask = 0;
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		errno = 0;
+		i = strtoul(tok, &end, 10);
+		if (*end || errno || !isdigit((unsigned char)tok[0]) ||
+		    i < 1 || i > DCG_ARGS_MAX)
+			die(2, "bad argument number '%s' in --arg-strings (1 to %d)",
+			    tok, DCG_ARGS_MAX);
+		T.args.str_mask |= 1u << (i - 1);
+	}
+	if (!T.args.str_mask)
+		die(2, "--arg-strings %s: no argument number after ':'", s);
+}
+
 static void parse_args(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -152,6 +223,9 @@ static void parse_args(int argc, char **argv)
 		{ "exclude", required_argument, NULL, 'N' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "native-syscalls", no_argument, NULL, 'S' },
+		{ "args", required_argument, NULL, 'A' },
+		{ "arg-strings", required_argument, NULL, 'L' },
+		{ "retval", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -160,6 +234,7 @@ static void parse_args(int argc, char **argv)
 	char *end;
 	int c;
 
+	T.args.nrets = RETVAL_DEFAULT;
 	opterr = 0;	/* one line of our own, not getopt's and the usage */
 	while ((c = getopt_long(argc, argv, "+:f:o:p:m:an:lD:N:vhV", longopts,
 				NULL)) != -1) {
@@ -205,6 +280,17 @@ static void parse_args(int argc, char **argv)
 		case 'N':
 			skip_add_exclude(optarg);
 			break;
+		case 'A':
+			T.args.nargs = parse_count(optarg, DCG_ARGS_MAX,
+						   "argument count");
+			break;
+		case 'L':
+			parse_arg_strings(optarg);
+			break;
+		case 'R':
+			T.args.nrets = parse_count(optarg, DCG_RETS_MAX,
+						   "return register count");
+			break;
 		case 'v':
 			T.opt.verbose++;
 			break;
@@ -233,6 +319,11 @@ static void parse_args(int argc, char **argv)
 		die(2, "no program to run: dcg-trace -f FUNC -o FILE -- PROG ARGS...");
 	if (T.opt.attach_pid && T.opt.all)
 		die(2, "--all traces from the start: it needs a program to run, not -p");
+	if (T.args.str_len && !T.args.nargs)
+		die(2, "--arg-strings needs --args N (strings are read at arguments)");
+	if (T.args.str_len && !(T.args.str_mask & ((1u << T.args.nargs) - 1)))
+		die(2, "--arg-strings: no argument named is among the --args %u recorded",
+		    T.args.nargs);
 }
 
 static void on_sigpipe(int sig)

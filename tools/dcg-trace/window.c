@@ -32,15 +32,51 @@ static int host_bounds(void *ctx, dcg_u64 addr, dcg_u64 *start, dcg_u64 *end)
 	return sym_func_bounds(addr, start, end);
 }
 
+/* Strings are data, maybe writable: always read fresh, never cached. */
+static int host_read_data(void *ctx, dcg_u64 addr, void *buf,
+			  unsigned int len)
+{
+	return mem_read(addr, buf, len);
+}
+
+/*
+ * The registers of the stop the engine is handling: every event it
+ * emits now explains this stop (dcg_ev_regs_kind() keeps the others
+ * out), and in emulated-block mode too the engine only hears of the
+ * branch stops, where the registers are those after the branch.
+ */
+static void stop_regs(const struct task *t, struct dcg_regs *r)
+{
+	r->ip = t->regs.rip;
+	r->arg[0] = t->regs.rdi;
+	r->arg[1] = t->regs.rsi;
+	r->arg[2] = t->regs.rdx;
+	r->arg[3] = t->regs.rcx;
+	r->arg[4] = t->regs.r8;
+	r->arg[5] = t->regs.r9;
+	r->ret[0] = t->regs.rax;
+	r->ret[1] = t->regs.rdx;
+}
+
 static void host_emit(void *ctx, const struct dcg_rec_event *ev)
 {
 	struct task *t = ctx;
-	struct dcg_rec_event e = *ev;
+	union {
+		struct dcg_rec_event e;
+		dcg_u64 align[DCG_REC_MAX_SIZE / 8];
+	} rec;
+	struct dcg_regs regs;
 
-	e.r.tid = t->tid;
-	e.cpu = 0;
-	skip_mark_event(t, &e);
-	dcg_write_event(&T.w, &e);
+	rec.e = *ev;
+	rec.e.r.tid = t->tid;
+	rec.e.cpu = 0;
+	skip_mark_event(t, &rec.e);
+	if (T.args.nargs || T.args.nrets) {
+		stop_regs(t, &regs);
+		dcg_ev_regs_append(&rec.e, sizeof(rec), &T.args, &regs,
+				   host_read_data, t);
+	}
+	dcg_write_event(&T.w, &rec.e);
 }
 
 static void ops_for(struct task *t, struct dcg_host_ops *ops)

@@ -145,6 +145,7 @@ int dcg_write_header(struct dcg_writer *w, unsigned int host,
 int dcg_write_event(struct dcg_writer *w, const struct dcg_rec_event *ev)
 {
 	struct dcg_rec_event e = *ev;
+	unsigned int size = ev->r.size;
 	int ret;
 
 	w->produced++;
@@ -153,8 +154,16 @@ int dcg_write_event(struct dcg_writer *w, const struct dcg_rec_event *ev)
 		w->unreported++;
 		return 0;
 	}
-	rec_init(&e.r, DCG_REC_EVENT, sizeof(e), ev->r.tid);
+	/*
+	 * Version 3: registers may follow the 56 bytes (dcg_ev_regs_append
+	 * sized them); anything else is the fixed event.
+	 */
+	if (size <= sizeof(e) || size > DCG_REC_MAX_SIZE || size % 8)
+		size = sizeof(e);
+	rec_init(&e.r, DCG_REC_EVENT, size, ev->r.tid);
 	ret = put(w, &e, sizeof(e));
+	if (ret >= 0 && size > sizeof(e))
+		ret = put(w, ev + 1, size - sizeof(e));
 	if (ret < 0) {
 		/* an event we failed to write is a dropped one */
 		w->dropped++;
