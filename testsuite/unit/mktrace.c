@@ -17,6 +17,9 @@
  *   call|ret|tail|async [tid=N] ts=NS [from=A] [to=A] [sp=A] [cpu=N]
  *          [depth=N] [flags=indirect,synthetic,unmatched,skipped,
  *          overflow,root,end] [insns=N|+N]
+ *          [regs=V,V,..|none] [str=ARGNO:FLAGS:TEXT]...
+ *          [nregs=N] [nstr=N] [apad=N] [slen=N] [spad=N] [sfill=N]
+ *          [extra=N] [size=N]
  *   lost [tid=N] ts=NS count=N reason=budget|buffer|depth
  *   stats stops=N produced=N written=N dropped=N resyncs=N decode_errors=N
  *   edge caller=A callee=A count=N
@@ -31,7 +34,17 @@
  * Addresses may be written NAME or NAME+OFF for names given by ksym or
  * let lines.  ts=+N means N after the previous record's ts.  insns is
  * the thread's instruction counter: +N adds N to its last event's, and
- * an event without it keeps that.  A header without version= is
+ * an event without it keeps that.
+ * regs= gives an event a register block (version 3, issue #17): the
+ * values in order (rdi.. for a call, rax rdx for a ret; "none" for an
+ * empty block); each str= adds a string read from register ARGNO,
+ * FLAGS "-" or any of t (truncated) f (fault), TEXT with %XX escapes
+ * (%20 is a space).  To write broken blocks: nregs= and nstr= replace
+ * the counts in the block's head, apad= its first pad byte, slen= and
+ * spad= the first string's len and pad fields, sfill= the byte that
+ * pads strings, extra= appends that many zero bytes, size= sets the
+ * record's size (the body cut or zero-filled to it).
+ * A header without version= is
  * version 1, whose events are 48 bytes and have no insns.
  * tid is sticky (a line without tid= uses the last one).  Without
  * depth=, depth is kept per thread as doc/trace-format.md defines it:
@@ -346,6 +359,24 @@ static void write_ksym(char **f, int n)
 	put_with_string(&k, sizeof(k), full);
 }
 
+static size_t event_args(char **f, int n, unsigned char *buf, size_t max);
+
+/* The 56 bytes, then the register block if any, at size= if given. */
+static void write_event_body(struct dcg_rec_event *ev, char **f, int n)
+{
+	static unsigned char rec[DCG_REC_MAX_SIZE * 2];
+	size_t len = sizeof(*ev), size;
+
+	memset(rec, 0, sizeof(rec));
+	len += event_args(f, n, rec + len, sizeof(rec) - 2 * sizeof(*ev));
+	size = num(f, n, "size", len);
+	if (size > sizeof(rec))
+		die("size= too large: %s", field(f, n, "size"));
+	ev->r.size = size;
+	memcpy(rec, ev, sizeof(*ev));
+	put(rec, size);
+}
+
 static void write_event(const char *kind, char **f, int n)
 {
 	struct dcg_rec_event ev;
@@ -383,7 +414,99 @@ static void write_event(const char *kind, char **f, int n)
 		put(&ev, DCG_EVENT_SIZE_V1);
 		return;
 	}
-	put(&ev, sizeof(ev));
+	write_event_body(&ev, f, n);
+}
+
+/* %XX escapes of a str= TEXT, in place; returns the length. */
+static size_t unescape(char *t)
+{
+	char *w = t, *r = t;
+	unsigned int b;
+
+	while (*r) {
+		if (r[0] == '%' && r[1] && r[2] && sscanf(r + 1, "%2x", &b) == 1) {
+			*w++ = b;
+			r += 3;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	return w - t;
+}
+
+/* A register block (regs=, str=, and the knobs that break it). */
+static size_t event_args(char **f, int n, unsigned char *buf, size_t max)
+{
+	const char *v = field(f, n, "regs");
+	struct dcg_ev_args h;
+	size_t pos = sizeof(h);
+	unsigned int nregs = 0, nstr = 0, i;
+	bool first_str = true;
+	char list[1024], *tok, *save = NULL;
+
+	if (!v && !field(f, n, "nregs") && !field(f, n, "str"))
+		return 0;
+	memset(&h, 0, sizeof(h));
+	snprintf(list, sizeof(list), "%s", v && strcmp(v, "none") ? v : "");
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *one[1];
+		dcg_u64 x;
+		char kv[300];
+
+		snprintf(kv, sizeof(kv), "v=%s", tok);
+		one[0] = kv;
+		x = num(one, 1, "v", 0);
+		if (pos + 8 > max)
+			die("too many values in '%s'", v);
+		memcpy(buf + pos, &x, 8);
+		pos += 8;
+		nregs++;
+	}
+	for (i = 0; i < (unsigned int)n; i++) {
+		struct dcg_ev_str s;
+		char text[4096], *c1, *c2;
+		size_t len, padded;
+
+		if (strncmp(f[i], "str=", 4))
+			continue;
+		snprintf(text, sizeof(text), "%s", f[i] + 4);
+		c1 = strchr(text, ':');
+		c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (!c2)
+			die("str= needs ARGNO:FLAGS:TEXT, not '%s'", f[i]);
+		*c1 = *c2 = '\0';
+		memset(&s, 0, sizeof(s));
+		s.argno = strtoul(text, NULL, 0);
+		s.flags = isnum(c1 + 1) ? strtoul(c1 + 1, NULL, 0) :
+			  (strchr(c1 + 1, 't') ? DCG_STR_TRUNC : 0) |
+			  (strchr(c1 + 1, 'f') ? DCG_STR_FAULT : 0);
+		len = unescape(c2 + 1);
+		s.len = len;
+		if (first_str) {
+			s.len = num(f, n, "slen", len);
+			s.pad = num(f, n, "spad", 0);
+			first_str = false;
+		}
+		padded = (len + 7) & ~7ul;
+		if (pos + sizeof(s) + padded > max)
+			die("strings too long in '%s'", f[i]);
+		memcpy(buf + pos, &s, sizeof(s));
+		pos += sizeof(s);
+		memset(buf + pos, num(f, n, "sfill", 0), padded);
+		memcpy(buf + pos, c2 + 1, len);
+		pos += padded;
+		nstr++;
+	}
+	h.nregs = num(f, n, "nregs", nregs);
+	h.nstr = num(f, n, "nstr", nstr);
+	h.pad[0] = num(f, n, "apad", 0);
+	memcpy(buf, &h, sizeof(h));
+	i = num(f, n, "extra", 0);
+	if (pos + i > max)
+		die("extra= too large: %s", field(f, n, "extra"));
+	memset(buf + pos, 0, i);
+	return pos + i;
 }
 
 static void write_thread(char **f, int n)

@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * args.c - arguments and return values as the source would show them
+ * (issue #17).  A call's register block holds rdi rsi rdx rcx r8 r9 as
+ * the callee found them; the callee's DWARF (dcg_sym_functype) says
+ * which parameter each register holds and its type:
+ *   signed and unsigned integers of each width (the register truncated
+ *   to the type's size), char as 'c', bool, enum by its enumerator's
+ *   name (else the number), pointers in hex (NULL for 0), char * as a
+ *   quoted C-escaped string when the trace carries its bytes ("..."
+ *   after it when cut short, <unreadable> where the memory could not
+ *   be read), structs and unions by value as {...}, floating point as
+ *   <fp> (they travel in xmm registers, which are not recorded).
+ * Without DWARF (or with --raw): arg1=0x.. in register order, and a
+ * string after the value if the trace carries one.  A return shows rax
+ * typed by the function's return type (none for void); without DWARF
+ * rax in hex.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+bool show_args(const struct report *rp)
+{
+	return rp->o->args != 0 && dcg_reader_has_args(&rp->rd);
+}
+
+bool show_retval(const struct report *rp)
+{
+	return rp->o->retval != 0 && dcg_reader_has_args(&rp->rd);
+}
+
+static const struct dcg_functype *functype(struct report *rp, dcg_u64 addr)
+{
+	if (!rp->sym || addr <= LAZY_BINDING_ADDR)
+		return NULL;
+	return dcg_sym_functype(rp->sym, addr);
+}
+
+/* The register truncated to @size bytes, sign-extended if @sgn. */
+static long long reg_value(dcg_u64 v, unsigned int size, bool sgn)
+{
+	unsigned int bits = size && size < 8 ? 8 * size : 64;
+
+	if (bits < 64) {
+		v &= (1ull << bits) - 1;
+		if (sgn && (v >> (bits - 1)))
+			v |= ~0ull << bits;
+	}
+	return (long long)v;
+}
+
+/* C-escaped, quoted; at most @max bytes of the string shown. */
+static void put_quoted(FILE *f, const char *s, unsigned int len)
+{
+	unsigned int i;
+
+	putc('"', f);
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		switch (c) {
+		case '"':	fputs("\\\"", f); break;
+		case '\\':	fputs("\\\\", f); break;
+		case '\n':	fputs("\\n", f); break;
+		case '\t':	fputs("\\t", f); break;
+		case '\r':	fputs("\\r", f); break;
+		case '\0':	fputs("\\0", f); break;
+		default:
+			if (c < 0x20 || c >= 0x7f)
+				fprintf(f, "\\x%02x", c);
+			else
+				putc(c, f);
+		}
+	}
+	putc('"', f);
+}
+
+static void put_string(FILE *f, dcg_u64 addr, const struct dcg_ev_strv *s)
+{
+	if ((s->flags & DCG_STR_FAULT) && !s->len) {
+		fprintf(f, "0x%llx <unreadable>", (unsigned long long)addr);
+		return;
+	}
+	put_quoted(f, s->bytes, s->len);
+	if (s->flags & DCG_STR_TRUNC)
+		fputs("...", f);
+	if (s->flags & DCG_STR_FAULT)
+		fputs(" <unreadable>", f);
+}
+
+static void put_enum(FILE *f, const struct dcg_vtype *t, long long v)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nenum; i++)
+		if (t->enums[i].value == v) {
+			fputs(t->enums[i].name, f);
+			return;
+		}
+	fprintf(f, t->is_signed ? "%lld" : "%llu", v);
+}
+
+static void put_char(FILE *f, const struct dcg_vtype *t, dcg_u64 r)
+{
+	long long v = reg_value(r, 1, t->is_signed);
+	char c = (char)v;
+
+	if (c >= 0x20 && c < 0x7f && c != '\'' && c != '\\')
+		fprintf(f, "'%c'", c);
+	else
+		fprintf(f, "%lld", v);
+}
+
+/* One value of type @t whose first register is regs[@i]. */
+static void put_value(FILE *f, const struct dcg_vtype *t,
+		      const dcg_u64 *regs, unsigned int nregs, unsigned int i,
+		      const struct dcg_ev_strv *s)
+{
+	dcg_u64 r = regs[i];
+
+	switch (t->kind) {
+	case DCG_V_SINT:
+	case DCG_V_UINT:
+		if (t->nregs == 2) {	/* __int128: rdx:rax, or two regs */
+			if (i + 1 < nregs)
+				fprintf(f, "0x%llx%016llx",
+					(unsigned long long)regs[i + 1],
+					(unsigned long long)r);
+			else
+				fprintf(f, "0x%llx", (unsigned long long)r);
+			return;
+		}
+		fprintf(f, t->kind == DCG_V_SINT ? "%lld" : "%llu",
+			reg_value(r, t->size, t->kind == DCG_V_SINT));
+		return;
+	case DCG_V_CHAR:
+		put_char(f, t, r);
+		return;
+	case DCG_V_BOOL:
+		fputs(reg_value(r, t->size ? t->size : 1, false) ? "true" :
+		      "false", f);
+		return;
+	case DCG_V_ENUM:
+		put_enum(f, t, reg_value(r, t->size, t->is_signed));
+		return;
+	case DCG_V_STR:
+		if (r && s) {
+			put_string(f, r, s);
+			return;
+		}
+		/* fall through */
+	case DCG_V_PTR:
+		if (!r)
+			fputs("NULL", f);
+		else
+			fprintf(f, "0x%llx", (unsigned long long)r);
+		return;
+	case DCG_V_AGG:
+		fputs("{...}", f);
+		return;
+	case DCG_V_FP:
+		fputs("<fp>", f);
+		return;
+	}
+	fprintf(f, "0x%llx", (unsigned long long)r);
+}
+
+static char *end_text(FILE *f, char **buf)
+{
+	fclose(f);
+	return *buf;
+}
+
+static FILE *text(char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+
+	if (!f) {
+		fputs("dcg-report: out of memory\n", stderr);
+		exit(1);
+	}
+	return f;
+}
+
+static struct arg_text *arg_add(struct arg_text **a, unsigned int *n,
+				const char *name)
+{
+	struct arg_text *t;
+
+	*a = xrealloc(*a, (*n + 1) * sizeof(**a));
+	t = &(*a)[(*n)++];
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->value = NULL;
+	return t;
+}
+
+/* No DWARF: every register in order, a string after its value. */
+static unsigned int args_raw(const struct dcg_ev_argv *a,
+			     struct arg_text **out)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < a->nregs; i++) {
+		const struct dcg_ev_strv *s = dcg_ev_argv_str(a, i);
+		char name[16], *buf;
+		size_t len;
+		FILE *f = text(&buf, &len);
+
+		snprintf(name, sizeof(name), "arg%u", i + 1);
+		fprintf(f, "0x%llx", (unsigned long long)a->regs[i]);
+		if (s && (s->len || !(s->flags & DCG_STR_FAULT))) {
+			putc(' ', f);
+			put_string(f, a->regs[i], s);
+		} else if (s) {
+			fputs(" <unreadable>", f);
+		}
+		arg_add(out, &n, name)->value = end_text(f, &buf);
+	}
+	return n;
+}
+
+unsigned int args_get(struct report *rp, const struct frame *f,
+		      struct arg_text **out, bool *more)
+{
+	const struct dcg_ev_argv *a = f->args ? &f->args->a : NULL;
+	const struct dcg_functype *ft;
+	unsigned int i, n = 0;
+
+	*out = NULL;
+	*more = false;
+	if (!a || f->placeholder)
+		return 0;
+	ft = functype(rp, f->ev.to);
+	if (!ft)
+		return args_raw(a, out);
+	for (i = 0; i < ft->nparams; i++) {
+		const struct dcg_param *p = &ft->params[i];
+		char name[24], *buf;
+		size_t len;
+		FILE *fp;
+
+		/* a register the trace did not record: stop there */
+		if (p->reg >= 0 && (unsigned int)p->reg + p->type.nregs > a->nregs &&
+		    !(p->type.nregs == 2 && (unsigned int)p->reg < a->nregs)) {
+			*more = true;
+			break;
+		}
+		snprintf(name, sizeof(name), "arg%u", i + 1);
+		fp = text(&buf, &len);
+		if (p->reg >= 0)
+			put_value(fp, &p->type, a->regs, a->nregs, p->reg,
+				  dcg_ev_argv_str(a, p->reg));
+		else if (p->type.kind == DCG_V_AGG)
+			fputs("{...}", fp);	/* in memory */
+		else if (p->type.kind == DCG_V_FP)
+			fputs("<fp>", fp);	/* in xmm */
+		else
+			fputs("?", fp);		/* on the stack */
+		arg_add(out, &n, p->name[0] ? p->name : name)->value =
+			end_text(fp, &buf);
+	}
+	if (ft->variadic)
+		*more = true;
+	return n;
+}
+
+void args_free(struct arg_text *a, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		free(a[i].value);
+	free(a);
+}
+
+char *args_paren(struct report *rp, const struct frame *f)
+{
+	struct arg_text *a;
+	unsigned int n, i;
+	bool more;
+	char *buf;
+	size_t len;
+	FILE *fp;
+
+	if (!show_args(rp) || !f->args || f->placeholder)
+		return xstrdup("");
+	n = args_get(rp, f, &a, &more);
+	fp = text(&buf, &len);
+	putc('(', fp);
+	for (i = 0; i < n; i++)
+		fprintf(fp, "%s%s=%s", i ? ", " : "", a[i].name, a[i].value);
+	if (more)
+		fputs(n ? ", ..." : "...", fp);
+	putc(')', fp);
+	args_free(a, n);
+	return end_text(fp, &buf);
+}
+
+bool retval_text(struct report *rp, const struct frame *f, char *out,
+		 size_t outlen)
+{
+	const struct dcg_functype *ft;
+	char *buf;
+	size_t len;
+	FILE *fp;
+
+	if (!show_retval(rp) || !f->has_ret || f->placeholder)
+		return false;
+	ft = functype(rp, f->ev.to);
+	if (ft && ft->ret.kind == DCG_V_VOID)
+		return false;
+	fp = text(&buf, &len);
+	if (!ft)
+		fprintf(fp, "0x%llx", (unsigned long long)f->ret[0]);
+	else if (ft->ret_memory)
+		fputs("{...}", fp);
+	else
+		put_value(fp, &ft->ret, f->ret, f->nret, 0, NULL);
+	end_text(fp, &buf);
+	snprintf(out, outlen, "%s", buf);
+	free(buf);
+	return true;
+}
+
+/*
+ * The return value compared as the function's return type has it:
+ * signed types sign-extended from their width, the others zero-
+ * extended; without DWARF, rax as a signed 64-bit number.  Nothing
+ * matches a void, floating-point or struct return, nor a call whose
+ * return was not recorded.
+ */
+bool retval_matches(struct report *rp, const struct frame *f)
+{
+	const struct dcg_functype *ft;
+	__int128 v, n = rp->o->ret_val;
+
+	if (!f->has_ret || f->placeholder)
+		return false;
+	ft = functype(rp, f->ev.to);
+	if (!ft) {
+		v = (long long)f->ret[0];
+	} else {
+		const struct dcg_vtype *t = &ft->ret;
+
+		if (ft->ret_memory || t->kind == DCG_V_VOID ||
+		    t->kind == DCG_V_FP || t->kind == DCG_V_AGG || t->nregs > 1)
+			return false;
+		if (t->is_signed)
+			v = reg_value(f->ret[0], t->size, true);
+		else
+			v = (unsigned long long)reg_value(f->ret[0], t->size, false);
+	}
+	switch (rp->o->ret_op) {
+	case RET_LT:	return v < n;
+	case RET_LE:	return v <= n;
+	case RET_GT:	return v > n;
+	case RET_GE:	return v >= n;
+	case RET_EQ:	return v == n;
+	case RET_NE:	return v != n;
+	}
+	return false;
+}
+
+/* "<0", "<=N", ">N", ">=N", "==N", "!=N"; N decimal (signed) or 0xhex. */
+bool retval_parse(struct options *o, const char *pred)
+{
+	static const struct { const char *op; int code; } ops[] = {
+		{ "<=", RET_LE }, { ">=", RET_GE }, { "==", RET_EQ },
+		{ "!=", RET_NE }, { "<", RET_LT }, { ">", RET_GT },
+	};
+	unsigned int i;
+	const char *p;
+	char *end;
+	bool neg;
+	unsigned long long x;
+
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strncmp(pred, ops[i].op, strlen(ops[i].op)))
+			break;
+	if (i == sizeof(ops) / sizeof(ops[0]))
+		return false;
+	p = pred + strlen(ops[i].op);
+	while (*p == ' ')
+		p++;
+	neg = *p == '-';
+	if (neg || *p == '+')
+		p++;
+	if (!(*p >= '0' && *p <= '9'))
+		return false;
+	errno = 0;
+	x = strtoull(p, &end, p[0] == '0' && (p[1] == 'x' || p[1] == 'X') ? 16 : 10);
+	if (errno || *end || end == p)
+		return false;
+	/* decimal must fit a signed 64-bit; hex gives its 64 bits */
+	if (p[1] != 'x' && p[1] != 'X' && x > (neg ? 1ull << 63 : (1ull << 63) - 1))
+		return false;
+	o->ret_op = ops[i].code;
+	o->ret_val = neg ? (long long)(0 - x) : (long long)x;
+	o->ret_filter = true;
+	return true;
+}
