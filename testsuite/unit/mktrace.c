@@ -6,7 +6,8 @@
  * project's writer) so that it can also write broken ones.
  *
  *   mktrace [-o OUT] [--truncate N] [DESC]     (DESC default: stdin)
- *   mktrace --synthetic EVENTS [--leaves N] [-o OUT]   (benchmark)
+ *   mktrace --synthetic EVENTS [--leaves N] [--args N] [-o OUT]
+ *                                               (benchmark)
  *
  * One record per line, "key=value" fields, '#' starts a comment:
  *   header [pid=N] [host=ptrace|stap] [mode=step|block|emu-block]
@@ -657,6 +658,35 @@ static void one_line(char *line)
  * functions, so that the graph has 2 x @leaves distinct paths however
  * many events there are.
  */
+/*
+ * --synthetic with --args N: calls carry N argument registers and rets
+ * rax, as a version 3 producer writes them (for measuring the cost).
+ */
+static unsigned int synth_args;
+
+static void put_synth(struct dcg_rec_event *ev)
+{
+	unsigned char rec[sizeof(*ev) + 8 + 8 * DCG_ARGS_MAX];
+	struct dcg_ev_args *a = (void *)(rec + sizeof(*ev));
+	unsigned int n = ev->kind == DCG_EV_RET ? 1 : synth_args, i;
+	dcg_u64 v;
+
+	if (!synth_args) {
+		put(ev, sizeof(*ev));
+		return;
+	}
+	memset(rec, 0, sizeof(rec));
+	a->nregs = n;
+	for (i = 0; i < n; i++) {
+		v = ev->ts * 7 + i;
+		memcpy(rec + sizeof(*ev) + 8 + 8 * i, &v, 8);
+	}
+	ev->r.size = sizeof(*ev) + 8 + 8 * n;
+	memcpy(rec, ev, sizeof(*ev));
+	put(rec, ev->r.size);
+	ev->r.size = sizeof(*ev);
+}
+
 static void synthetic(unsigned long long events, unsigned int leaves)
 {
 	static const char *names[] = { "root", "mid_a", "mid_b" };
@@ -666,7 +696,8 @@ static void synthetic(unsigned long long events, unsigned int leaves)
 	char line[128];
 	unsigned int k;
 
-	snprintf(line, sizeof(line), "header version=2 pid=1 mode=step kernel comm=bench");
+	snprintf(line, sizeof(line), "header version=%u pid=1 mode=step kernel comm=bench",
+		 synth_args ? 3 : 2);
 	one_line(line);
 	for (k = 0; k < 3 + leaves; k++) {
 		char leaf[32];
@@ -684,7 +715,7 @@ static void synthetic(unsigned long long events, unsigned int leaves)
 	ev.flags = DCG_EVF_ROOT;
 	ev.to = base;
 	ev.depth = 1;
-	put(&ev, sizeof(ev));
+	put_synth(&ev);
 	for (i = 0; i + 5 <= events; i += 4) {
 		dcg_u64 mid = base + 0x1000 * (1 + (i / 4) % 2);
 		dcg_u64 leaf = base + 0x1000ull * (3 + (i / 8) % leaves);
@@ -695,23 +726,23 @@ static void synthetic(unsigned long long events, unsigned int leaves)
 		ev.to = mid;
 		ev.depth = 2;
 		ev.ts = ts += 3;
-		put(&ev, sizeof(ev));
+		put_synth(&ev);
 		ev.from = mid + 0x10;
 		ev.to = leaf;
 		ev.depth = 3;
 		ev.ts = ts += 5;
-		put(&ev, sizeof(ev));
+		put_synth(&ev);
 		ev.kind = DCG_EV_RET;
 		ev.depth = 2;		/* left behind */
 		ev.from = leaf + 0x20;
 		ev.to = mid + 0x15;
 		ev.ts = ts += 7;
-		put(&ev, sizeof(ev));
+		put_synth(&ev);
 		ev.from = mid + 0x20;
 		ev.to = base + 0x15;
 		ev.depth = 1;
 		ev.ts = ts += 2;
-		put(&ev, sizeof(ev));
+		put_synth(&ev);
 	}
 	ev.kind = DCG_EV_RET;
 	ev.flags = DCG_EVF_END;
@@ -757,7 +788,7 @@ static void repeat(FILE *desc, unsigned long long times)
 static void usage(void)
 {
 	fputs("usage: mktrace [-o OUT] [--truncate N] [DESC]\n"
-	      "       mktrace --synthetic EVENTS [--leaves N] [-o OUT]\n", stderr);
+	      "       mktrace --synthetic EVENTS [--leaves N] [--args N] [-o OUT]\n", stderr);
 	exit(1);
 }
 
@@ -776,6 +807,8 @@ int main(int argc, char **argv)
 			truncate = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--synthetic") && i + 1 < argc)
 			synth = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--args") && i + 1 < argc)
+			synth_args = strtoul(argv[++i], NULL, 0) % (DCG_ARGS_MAX + 1);
 		else if (!strcmp(argv[i], "--leaves") && i + 1 < argc)
 			leaves = strtoull(argv[++i], NULL, 0);
 		else if (argv[i][0] == '-' && argv[i][1])

@@ -20,7 +20,69 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdarg.h>
+
 #include "report.h"
+
+/* A growable string (open_memstream per value cost more than the rest). */
+struct sbuf {
+	char *p;
+	size_t len, cap;
+};
+
+static void sb_grow(struct sbuf *b, size_t more)
+{
+	if (b->p && b->len + more + 1 <= b->cap)
+		return;
+	while (b->len + more + 1 > b->cap)
+		b->cap = b->cap ? 2 * b->cap : 64;
+	b->p = xrealloc(b->p, b->cap);
+}
+
+static void sb_putc(struct sbuf *b, char c)
+{
+	sb_grow(b, 1);
+	b->p[b->len++] = c;
+	b->p[b->len] = '\0';
+}
+
+static void sb_puts(struct sbuf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	sb_grow(b, n);
+	memcpy(b->p + b->len, s, n + 1);
+	b->len += n;
+}
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* numbers, and names up to a line */
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	char tmp[1100];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		sb_puts(b, tmp);
+}
+
+/* The text (never NULL), the caller's to free; @b is empty again. */
+static char *sb_take(struct sbuf *b)
+{
+	char *p;
+
+	sb_grow(b, 0);
+	p = b->p;
+	b->p = NULL;
+	b->len = b->cap = 0;
+	return p;
+}
 
 bool show_args(const struct report *rp)
 {
@@ -53,69 +115,69 @@ static long long reg_value(dcg_u64 v, unsigned int size, bool sgn)
 }
 
 /* C-escaped, quoted; at most @max bytes of the string shown. */
-static void put_quoted(FILE *f, const char *s, unsigned int len)
+static void put_quoted(struct sbuf *f, const char *s, unsigned int len)
 {
 	unsigned int i;
 
-	putc('"', f);
+	sb_putc(f, '"');
 	for (i = 0; i < len; i++) {
 		unsigned char c = s[i];
 
 		switch (c) {
-		case '"':	fputs("\\\"", f); break;
-		case '\\':	fputs("\\\\", f); break;
-		case '\n':	fputs("\\n", f); break;
-		case '\t':	fputs("\\t", f); break;
-		case '\r':	fputs("\\r", f); break;
-		case '\0':	fputs("\\0", f); break;
+		case '"':	sb_puts(f, "\\\""); break;
+		case '\\':	sb_puts(f, "\\\\"); break;
+		case '\n':	sb_puts(f, "\\n"); break;
+		case '\t':	sb_puts(f, "\\t"); break;
+		case '\r':	sb_puts(f, "\\r"); break;
+		case '\0':	sb_puts(f, "\\0"); break;
 		default:
 			if (c < 0x20 || c >= 0x7f)
-				fprintf(f, "\\x%02x", c);
+				sb_printf(f, "\\x%02x", c);
 			else
-				putc(c, f);
+				sb_putc(f, c);
 		}
 	}
-	putc('"', f);
+	sb_putc(f, '"');
 }
 
-static void put_string(FILE *f, dcg_u64 addr, const struct dcg_ev_strv *s)
+static void put_string(struct sbuf *f, dcg_u64 addr, const struct dcg_ev_strv *s)
 {
 	if ((s->flags & DCG_STR_FAULT) && !s->len) {
-		fprintf(f, "0x%llx <unreadable>", (unsigned long long)addr);
+		sb_printf(f, "0x%llx <unreadable>", (unsigned long long)addr);
 		return;
 	}
 	put_quoted(f, s->bytes, s->len);
 	if (s->flags & DCG_STR_TRUNC)
-		fputs("...", f);
+		sb_puts(f, "...");
 	if (s->flags & DCG_STR_FAULT)
-		fputs(" <unreadable>", f);
+		sb_puts(f, " <unreadable>");
 }
 
-static void put_enum(FILE *f, const struct dcg_vtype *t, long long v)
+static void put_enum(struct sbuf *f, const struct dcg_vtype *t, long long v)
 {
 	unsigned int i;
 
 	for (i = 0; i < t->nenum; i++)
 		if (t->enums[i].value == v) {
-			fputs(t->enums[i].name, f);
+			sb_puts(f, t->enums[i].name);
 			return;
 		}
-	fprintf(f, t->is_signed ? "%lld" : "%llu", v);
+	sb_printf(f, t->is_signed ? "%lld" : "%llu", v);
 }
 
-static void put_char(FILE *f, const struct dcg_vtype *t, dcg_u64 r)
+static void put_char(struct sbuf *f, const struct dcg_vtype *t, dcg_u64 r)
 {
 	long long v = reg_value(r, 1, t->is_signed);
 	char c = (char)v;
 
 	if (c >= 0x20 && c < 0x7f && c != '\'' && c != '\\')
-		fprintf(f, "'%c'", c);
+		sb_printf(f, "'%c'", c);
 	else
-		fprintf(f, "%lld", v);
+		sb_printf(f, "%lld", v);
 }
 
 /* One value of type @t whose first register is regs[@i]. */
-static void put_value(FILE *f, const struct dcg_vtype *t,
+static void put_value(struct sbuf *f, const struct dcg_vtype *t,
 		      const dcg_u64 *regs, unsigned int nregs, unsigned int i,
 		      const struct dcg_ev_strv *s)
 {
@@ -126,22 +188,22 @@ static void put_value(FILE *f, const struct dcg_vtype *t,
 	case DCG_V_UINT:
 		if (t->nregs == 2) {	/* __int128: rdx:rax, or two regs */
 			if (i + 1 < nregs)
-				fprintf(f, "0x%llx%016llx",
+				sb_printf(f, "0x%llx%016llx",
 					(unsigned long long)regs[i + 1],
 					(unsigned long long)r);
 			else
-				fprintf(f, "0x%llx", (unsigned long long)r);
+				sb_printf(f, "0x%llx", (unsigned long long)r);
 			return;
 		}
-		fprintf(f, t->kind == DCG_V_SINT ? "%lld" : "%llu",
+		sb_printf(f, t->kind == DCG_V_SINT ? "%lld" : "%llu",
 			reg_value(r, t->size, t->kind == DCG_V_SINT));
 		return;
 	case DCG_V_CHAR:
 		put_char(f, t, r);
 		return;
 	case DCG_V_BOOL:
-		fputs(reg_value(r, t->size ? t->size : 1, false) ? "true" :
-		      "false", f);
+		sb_puts(f, reg_value(r, t->size ? t->size : 1, false) ? "true" :
+			"false");
 		return;
 	case DCG_V_ENUM:
 		put_enum(f, t, reg_value(r, t->size, t->is_signed));
@@ -154,35 +216,18 @@ static void put_value(FILE *f, const struct dcg_vtype *t,
 		/* fall through */
 	case DCG_V_PTR:
 		if (!r)
-			fputs("NULL", f);
+			sb_puts(f, "NULL");
 		else
-			fprintf(f, "0x%llx", (unsigned long long)r);
+			sb_printf(f, "0x%llx", (unsigned long long)r);
 		return;
 	case DCG_V_AGG:
-		fputs("{...}", f);
+		sb_puts(f, "{...}");
 		return;
 	case DCG_V_FP:
-		fputs("<fp>", f);
+		sb_puts(f, "<fp>");
 		return;
 	}
-	fprintf(f, "0x%llx", (unsigned long long)r);
-}
-
-static char *end_text(FILE *f, char **buf)
-{
-	fclose(f);
-	return *buf;
-}
-
-static FILE *text(char **buf, size_t *len)
-{
-	FILE *f = open_memstream(buf, len);
-
-	if (!f) {
-		fputs("dcg-report: out of memory\n", stderr);
-		exit(1);
-	}
-	return f;
+	sb_printf(f, "0x%llx", (unsigned long long)r);
 }
 
 static struct arg_text *arg_add(struct arg_text **a, unsigned int *n,
@@ -205,19 +250,18 @@ static unsigned int args_raw(const struct dcg_ev_argv *a,
 
 	for (i = 0; i < a->nregs; i++) {
 		const struct dcg_ev_strv *s = dcg_ev_argv_str(a, i);
-		char name[16], *buf;
-		size_t len;
-		FILE *f = text(&buf, &len);
+		char name[16];
+		struct sbuf sb = { 0 }, *f = &sb;
 
 		snprintf(name, sizeof(name), "arg%u", i + 1);
-		fprintf(f, "0x%llx", (unsigned long long)a->regs[i]);
+		sb_printf(f, "0x%llx", (unsigned long long)a->regs[i]);
 		if (s && (s->len || !(s->flags & DCG_STR_FAULT))) {
-			putc(' ', f);
+			sb_putc(f, ' ');
 			put_string(f, a->regs[i], s);
 		} else if (s) {
-			fputs(" <unreadable>", f);
+			sb_puts(f, " <unreadable>");
 		}
-		arg_add(out, &n, name)->value = end_text(f, &buf);
+		arg_add(out, &n, name)->value = sb_take(f);
 	}
 	return n;
 }
@@ -238,9 +282,8 @@ unsigned int args_get(struct report *rp, const struct frame *f,
 		return args_raw(a, out);
 	for (i = 0; i < ft->nparams; i++) {
 		const struct dcg_param *p = &ft->params[i];
-		char name[24], *buf;
-		size_t len;
-		FILE *fp;
+		char name[24];
+		struct sbuf sb = { 0 }, *fp = &sb;
 
 		/* a register the trace did not record: stop there */
 		if (p->reg >= 0 && (unsigned int)p->reg + p->type.nregs > a->nregs &&
@@ -249,18 +292,17 @@ unsigned int args_get(struct report *rp, const struct frame *f,
 			break;
 		}
 		snprintf(name, sizeof(name), "arg%u", i + 1);
-		fp = text(&buf, &len);
 		if (p->reg >= 0)
 			put_value(fp, &p->type, a->regs, a->nregs, p->reg,
 				  dcg_ev_argv_str(a, p->reg));
 		else if (p->type.kind == DCG_V_AGG)
-			fputs("{...}", fp);	/* in memory */
+			sb_puts(fp, "{...}");	/* in memory */
 		else if (p->type.kind == DCG_V_FP)
-			fputs("<fp>", fp);	/* in xmm */
+			sb_puts(fp, "<fp>");	/* in xmm */
 		else
-			fputs("?", fp);		/* on the stack */
+			sb_puts(fp, "?");	/* on the stack */
 		arg_add(out, &n, p->name[0] ? p->name : name)->value =
-			end_text(fp, &buf);
+			sb_take(fp);
 	}
 	if (ft->variadic)
 		*more = true;
@@ -281,45 +323,45 @@ char *args_paren(struct report *rp, const struct frame *f)
 	struct arg_text *a;
 	unsigned int n, i;
 	bool more;
-	char *buf;
-	size_t len;
-	FILE *fp;
+	struct sbuf sb = { 0 }, *fp = &sb;
 
 	if (!show_args(rp) || !f->args || f->placeholder)
 		return xstrdup("");
 	n = args_get(rp, f, &a, &more);
-	fp = text(&buf, &len);
-	putc('(', fp);
-	for (i = 0; i < n; i++)
-		fprintf(fp, "%s%s=%s", i ? ", " : "", a[i].name, a[i].value);
+	sb_putc(fp, '(');
+	for (i = 0; i < n; i++) {
+		if (i)
+			sb_puts(fp, ", ");
+		sb_puts(fp, a[i].name);
+		sb_putc(fp, '=');
+		sb_puts(fp, a[i].value);
+	}
 	if (more)
-		fputs(n ? ", ..." : "...", fp);
-	putc(')', fp);
+		sb_puts(fp, n ? ", ..." : "...");
+	sb_putc(fp, ')');
 	args_free(a, n);
-	return end_text(fp, &buf);
+	return sb_take(fp);
 }
 
 bool retval_text(struct report *rp, const struct frame *f, char *out,
 		 size_t outlen)
 {
 	const struct dcg_functype *ft;
+	struct sbuf sb = { 0 }, *fp = &sb;
 	char *buf;
-	size_t len;
-	FILE *fp;
 
 	if (!show_retval(rp) || !f->has_ret || f->placeholder)
 		return false;
 	ft = functype(rp, f->ev.to);
 	if (ft && ft->ret.kind == DCG_V_VOID)
 		return false;
-	fp = text(&buf, &len);
 	if (!ft)
-		fprintf(fp, "0x%llx", (unsigned long long)f->ret[0]);
+		sb_printf(fp, "0x%llx", (unsigned long long)f->ret[0]);
 	else if (ft->ret_memory)
-		fputs("{...}", fp);
+		sb_puts(fp, "{...}");
 	else
 		put_value(fp, &ft->ret, f->ret, f->nret, 0, NULL);
-	end_text(fp, &buf);
+	buf = sb_take(fp);
 	snprintf(out, outlen, "%s", buf);
 	free(buf);
 	return true;

@@ -232,7 +232,8 @@ static void push(struct report *rp, struct thread *t,
 	memset(f, 0, sizeof(*f));
 	f->ev = *ev;
 	f->ev.r.size = sizeof(f->ev);	/* the copy has no block after it */
-	if (ev == rp->cur_ev && rp->cur_args.present && !placeholder)
+	if (ev == rp->cur_ev && rp->cur_args.present && !placeholder &&
+	    !rp->view->aggregate)
 		f->args = copy_args(&rp->cur_args);
 	f->seq = t->seq;
 	f->placeholder = placeholder;
@@ -463,7 +464,11 @@ void walk_event(struct report *rp, const struct dcg_rec_event *ev)
 	t->last_ts = ev->ts;
 	t->last_insns = ev->insns;
 	rp->cur_ev = ev;
-	dcg_ev_argv_get(&rp->rd, ev, &rp->cur_args);
+	/* aggregate views show no values: only --retval PRED needs them */
+	if (!rp->view->aggregate || rp->o->ret_filter)
+		dcg_ev_argv_get(&rp->rd, ev, &rp->cur_args);
+	else
+		rp->cur_args.present = false;
 	if (ev->flags & DCG_EVF_SYNTHETIC)
 		rp->ws.synthetic++;
 	switch (ev->kind) {
