@@ -8,6 +8,7 @@
  * prints what each returned.  Built with -g; the test places it at a
  * made-up address and writes the registers the SysV ABI would hold.
  */
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -16,6 +17,8 @@ enum color { RED, GREEN = 5, BLUE = -3 };
 struct big { long a, b, c; };		/* 24 bytes: passed in memory */
 struct pair { int x, y; };		/* 8 bytes: one register */
 struct dd { double x, y; };		/* 16 bytes, in xmm registers */
+union num { int i; float f; };		/* 4 bytes: one register */
+typedef unsigned short port_t;
 
 #define NOINLINE __attribute__((noinline, noclone))
 
@@ -77,6 +80,43 @@ NOINLINE struct dd f_retdd(int k)
 	return d;
 }
 
+NOINLINE int f_char(char c, unsigned char u)
+{
+	printf("f_char(c='%c', u=%u)\n", c, u);
+	return c + u;
+}
+
+NOINLINE int f_typedef(port_t p, const int k)
+{
+	printf("f_typedef(p=%u, k=%d)\n", p, k);
+	return p + k;
+}
+
+NOINLINE int f_var(int n, ...)
+{
+	va_list ap;
+	int i, sum = 0;
+
+	va_start(ap, n);
+	for (i = 0; i < n; i++)
+		sum += va_arg(ap, int);
+	va_end(ap);
+	printf("f_var(n=%d, ...)\n", n);
+	return sum;
+}
+
+NOINLINE int f_union(union num x, int after)
+{
+	printf("f_union(x={...}, after=%d)\n", after);
+	return x.i + after;
+}
+
+NOINLINE enum color f_color(int k)
+{
+	printf("f_color(k=%d)\n", k);
+	return k ? GREEN : RED;
+}
+
 NOINLINE void f_void(int x)
 {
 	printf("f_void(x=%d)\n", x);
@@ -90,6 +130,7 @@ int main(void)
 	struct dd v = { 1.5, 2.5 };
 	struct big r;
 	struct dd e;
+	union num u = { .i = 77 };
 
 	printf("f_signed = %ld\n", f_signed(-5, -300, -70000, -5000000000L));
 	printf("f_unsigned = %lu\n",
@@ -102,6 +143,11 @@ int main(void)
 	e = f_retdd(7);
 	printf("f_retbig = {...}\n");
 	printf("f_retdd = {...}\n");
+	printf("f_char = %d\n", f_char('A', 200));
+	printf("f_typedef = %d\n", f_typedef(8080, -1));
+	printf("f_var = %d\n", f_var(2, 10, 20));
+	printf("f_union = %d\n", f_union(u, 5));
+	printf("f_color = %s\n", f_color(1) == GREEN ? "GREEN" : "?");
 	f_void(42);
 	return (int)(r.a + e.x) - 11;	/* 0 */
 }
