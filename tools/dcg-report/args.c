@@ -72,6 +72,41 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 		sb_puts(b, tmp);
 }
 
+/* 0x and the hex digits of @v: vsnprintf was most of the time. */
+static void sb_hex(struct sbuf *b, unsigned long long v)
+{
+	char tmp[20], *e = tmp + sizeof(tmp), *p = e;
+
+	do {
+		*--p = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	*--p = 'x';
+	*--p = '0';
+	sb_grow(b, e - p);
+	memcpy(b->p + b->len, p, e - p);
+	b->len += e - p;
+	b->p[b->len] = '\0';
+}
+
+static void sb_dec(struct sbuf *b, long long v, bool sgn)
+{
+	unsigned long long u = sgn && v < 0 ? 0 - (unsigned long long)v :
+			       (unsigned long long)v;
+	char tmp[24], *e = tmp + sizeof(tmp), *p = e;
+
+	do {
+		*--p = '0' + u % 10;
+		u /= 10;
+	} while (u);
+	if (sgn && v < 0)
+		*--p = '-';
+	sb_grow(b, e - p);
+	memcpy(b->p + b->len, p, e - p);
+	b->len += e - p;
+	b->p[b->len] = '\0';
+}
+
 /* The text (never NULL), the caller's to free; @b is empty again. */
 static char *sb_take(struct sbuf *b)
 {
@@ -162,7 +197,7 @@ static void put_enum(struct sbuf *f, const struct dcg_vtype *t, long long v)
 			sb_puts(f, t->enums[i].name);
 			return;
 		}
-	sb_printf(f, t->is_signed ? "%lld" : "%llu", v);
+	sb_dec(f, v, t->is_signed);
 }
 
 static void put_char(struct sbuf *f, const struct dcg_vtype *t, dcg_u64 r)
@@ -192,11 +227,11 @@ static void put_value(struct sbuf *f, const struct dcg_vtype *t,
 					(unsigned long long)regs[i + 1],
 					(unsigned long long)r);
 			else
-				sb_printf(f, "0x%llx", (unsigned long long)r);
+				sb_hex(f, r);
 			return;
 		}
-		sb_printf(f, t->kind == DCG_V_SINT ? "%lld" : "%llu",
-			reg_value(r, t->size, t->kind == DCG_V_SINT));
+		sb_dec(f, reg_value(r, t->size, t->kind == DCG_V_SINT),
+		       t->kind == DCG_V_SINT);
 		return;
 	case DCG_V_CHAR:
 		put_char(f, t, r);
@@ -218,7 +253,7 @@ static void put_value(struct sbuf *f, const struct dcg_vtype *t,
 		if (!r)
 			sb_puts(f, "NULL");
 		else
-			sb_printf(f, "0x%llx", (unsigned long long)r);
+			sb_hex(f, r);
 		return;
 	case DCG_V_AGG:
 		sb_puts(f, "{...}");
@@ -227,43 +262,62 @@ static void put_value(struct sbuf *f, const struct dcg_vtype *t,
 		sb_puts(f, "<fp>");
 		return;
 	}
-	sb_printf(f, "0x%llx", (unsigned long long)r);
+	sb_hex(f, r);
 }
 
-static struct arg_text *arg_add(struct arg_text **a, unsigned int *n,
-				const char *name)
+/*
+ * Values go into one buffer, NUL-separated (value_off: where each
+ * starts); args_done() points them there.  One allocation a call.
+ */
+static void arg_add(struct arg_text **a, unsigned int *n, const char *name,
+		    struct sbuf *vals, size_t start)
 {
 	struct arg_text *t;
 
 	*a = xrealloc(*a, (*n + 1) * sizeof(**a));
 	t = &(*a)[(*n)++];
 	snprintf(t->name, sizeof(t->name), "%s", name);
-	t->value = NULL;
-	return t;
+	t->value = (char *)start;	/* an offset until args_done() */
+	sb_putc(vals, '\0');
+}
+
+static unsigned int args_done(struct arg_text *a, unsigned int n,
+			      struct sbuf *vals)
+{
+	char *base = sb_take(vals);
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		a[i].value = base + (size_t)a[i].value;
+	if (!n)
+		free(base);
+	return n;
 }
 
 /* No DWARF: every register in order, a string after its value. */
 static unsigned int args_raw(const struct dcg_ev_argv *a,
 			     struct arg_text **out)
 {
+	struct sbuf vals = { 0 };
 	unsigned int i, n = 0;
 
 	for (i = 0; i < a->nregs; i++) {
 		const struct dcg_ev_strv *s = dcg_ev_argv_str(a, i);
-		char name[16];
-		struct sbuf sb = { 0 }, *f = &sb;
+		size_t start = vals.len;
+		char name[16] = "arg";
 
-		snprintf(name, sizeof(name), "arg%u", i + 1);
-		sb_printf(f, "0x%llx", (unsigned long long)a->regs[i]);
+		name[3] = '1' + i;	/* at most 6 */
+		name[4] = '\0';
+		sb_hex(&vals, a->regs[i]);
 		if (s && (s->len || !(s->flags & DCG_STR_FAULT))) {
-			sb_putc(f, ' ');
-			put_string(f, a->regs[i], s);
+			sb_putc(&vals, ' ');
+			put_string(&vals, a->regs[i], s);
 		} else if (s) {
-			sb_puts(f, " <unreadable>");
+			sb_puts(&vals, " <unreadable>");
 		}
-		arg_add(out, &n, name)->value = sb_take(f);
+		arg_add(out, &n, name, &vals, start);
 	}
-	return n;
+	return args_done(*out, n, &vals);
 }
 
 unsigned int args_get(struct report *rp, const struct frame *f,
@@ -271,6 +325,7 @@ unsigned int args_get(struct report *rp, const struct frame *f,
 {
 	const struct dcg_ev_argv *a = f->args ? &f->args->a : NULL;
 	const struct dcg_functype *ft;
+	struct sbuf vals = { 0 };
 	unsigned int i, n = 0;
 
 	*out = NULL;
@@ -282,8 +337,8 @@ unsigned int args_get(struct report *rp, const struct frame *f,
 		return args_raw(a, out);
 	for (i = 0; i < ft->nparams; i++) {
 		const struct dcg_param *p = &ft->params[i];
+		size_t start = vals.len;
 		char name[24];
-		struct sbuf sb = { 0 }, *fp = &sb;
 
 		/* a register the trace did not record: stop there */
 		if (p->reg >= 0 && (unsigned int)p->reg + p->type.nregs > a->nregs &&
@@ -293,28 +348,25 @@ unsigned int args_get(struct report *rp, const struct frame *f,
 		}
 		snprintf(name, sizeof(name), "arg%u", i + 1);
 		if (p->reg >= 0)
-			put_value(fp, &p->type, a->regs, a->nregs, p->reg,
+			put_value(&vals, &p->type, a->regs, a->nregs, p->reg,
 				  dcg_ev_argv_str(a, p->reg));
 		else if (p->type.kind == DCG_V_AGG)
-			sb_puts(fp, "{...}");	/* in memory */
+			sb_puts(&vals, "{...}");	/* in memory */
 		else if (p->type.kind == DCG_V_FP)
-			sb_puts(fp, "<fp>");	/* in xmm */
+			sb_puts(&vals, "<fp>");	/* in xmm */
 		else
-			sb_puts(fp, "?");	/* on the stack */
-		arg_add(out, &n, p->name[0] ? p->name : name)->value =
-			sb_take(fp);
+			sb_puts(&vals, "?");		/* on the stack */
+		arg_add(out, &n, p->name[0] ? p->name : name, &vals, start);
 	}
 	if (ft->variadic)
 		*more = true;
-	return n;
+	return args_done(*out, n, &vals);
 }
 
 void args_free(struct arg_text *a, unsigned int n)
 {
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		free(a[i].value);
+	if (n)
+		free(a[0].value);	/* the block all values are in */
 	free(a);
 }
 
@@ -356,7 +408,7 @@ bool retval_text(struct report *rp, const struct frame *f, char *out,
 	if (ft && ft->ret.kind == DCG_V_VOID)
 		return false;
 	if (!ft)
-		sb_printf(fp, "0x%llx", (unsigned long long)f->ret[0]);
+		sb_hex(fp, f->ret[0]);
 	else if (ft->ret_memory)
 		sb_puts(fp, "{...}");
 	else

@@ -239,7 +239,7 @@ bool show_retval(const struct report *rp);	/* --retval, v3 trace */
 /* one argument: "name" and its value text ("-3", "\"abc\"", "{...}") */
 struct arg_text {
 	char name[64];
-	char *value;			/* malloc'd */
+	char *value;			/* in one block: args_free() */
 };
 /*
  * The frame's arguments in order, typed by the callee's DWARF, else

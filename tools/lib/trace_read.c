@@ -114,6 +114,7 @@ int dcg_reader_rewind(struct dcg_reader *r)
 	r->lost = 0;
 	memset(r->lost_by_reason, 0, sizeof(r->lost_by_reason));
 	r->have_stats = false;
+	r->args_rec = NULL;
 	r->err[0] = '\0';
 	return 0;
 }
@@ -126,6 +127,9 @@ void dcg_reader_close(struct dcg_reader *r)
 	r->own_fd = false;
 	free(r->buf);
 	r->buf = NULL;
+	free(r->args);
+	r->args = NULL;
+	r->args_rec = NULL;
 }
 
 const char *dcg_reader_error(const struct dcg_reader *r)
@@ -360,8 +364,17 @@ void dcg_ev_argv_get(const struct dcg_reader *r,
 	char why[160];
 	size_t at;
 
-	if (!dcg_reader_has_args(r) || ev->r.size <= sizeof(*ev) ||
-	    parse_args(ev, a, &at, why, sizeof(why)))
+	if (!dcg_reader_has_args(r) || ev->r.size <= sizeof(*ev)) {
+		a->present = false;
+		a->nregs = a->nstr = 0;
+		return;
+	}
+	/* the record just handed out: unpacked when it was checked */
+	if ((const void *)ev == r->args_rec && r->args) {
+		*a = *r->args;
+		return;
+	}
+	if (parse_args(ev, a, &at, why, sizeof(why)))
 		memset(a, 0, sizeof(*a));
 }
 
@@ -379,16 +392,23 @@ const struct dcg_ev_strv *dcg_ev_argv_str(const struct dcg_ev_argv *a,
 /* A version 3 event longer than its 56 bytes: its register block. */
 static int check_args(struct dcg_reader *r, const struct dcg_rec_event *ev)
 {
-	struct dcg_ev_argv a;
 	const char *what;
 	char why[160];
 	size_t at;
 
 	if (!dcg_reader_has_args(r) || ev->r.size <= sizeof(*ev))
 		return 0;
-	what = parse_args(ev, &a, &at, why, sizeof(why));
-	if (!what)
+	if (!r->args) {
+		r->args = malloc(sizeof(*r->args));
+		if (!r->args)
+			return fail(r, r->offset, "out of memory");
+	}
+	r->args_rec = NULL;
+	what = parse_args(ev, r->args, &at, why, sizeof(why));
+	if (!what) {
+		r->args_rec = ev;
 		return 0;
+	}
 	return fail(r, r->offset + at, "event record at %llu: %s",
 		    (unsigned long long)r->offset, what);
 }

@@ -43,6 +43,22 @@
 #endif
 #define DCG_REC_TYPES		(DCG_REC_SWITCH + 1)
 
+/* One string of a register block: bytes point into the record. */
+struct dcg_ev_strv {
+	unsigned int argno;		/* index into regs[] */
+	unsigned int flags;		/* DCG_STR_* */
+	unsigned int len;
+	const char *bytes;		/* len bytes, no NUL */
+};
+
+/* An event's register block, unpacked. */
+struct dcg_ev_argv {
+	bool present;			/* the event carried a block */
+	unsigned int nregs, nstr;
+	dcg_u64 regs[DCG_ARGS_MAX];
+	struct dcg_ev_strv str[DCG_ARGS_MAX];	/* at most one per register */
+};
+
 struct dcg_reader {
 	const char *name;		/* for messages */
 	int fd;				/* -1 when reading memory */
@@ -62,6 +78,9 @@ struct dcg_reader {
 	bool have_header;
 	/* a version 1 event, widened: insns 0 (dcg_reader_has_insns) */
 	struct dcg_rec_event ev_v1;
+	/* the last register block checked, for dcg_ev_argv_get() */
+	const void *args_rec;
+	struct dcg_ev_argv *args;
 
 	/* What the stream held, for footers and --stats. */
 	dcg_u64 count[DCG_REC_TYPES];	/* records by known type */
@@ -102,22 +121,6 @@ static inline bool dcg_reader_has_insns(const struct dcg_reader *r)
 }
 
 void dcg_reader_close(struct dcg_reader *r);
-
-/* One string of a register block: bytes point into the record. */
-struct dcg_ev_strv {
-	unsigned int argno;		/* index into regs[] */
-	unsigned int flags;		/* DCG_STR_* */
-	unsigned int len;
-	const char *bytes;		/* len bytes, no NUL */
-};
-
-/* An event's register block, unpacked. */
-struct dcg_ev_argv {
-	bool present;			/* the event carried a block */
-	unsigned int nregs, nstr;
-	dcg_u64 regs[DCG_ARGS_MAX];
-	struct dcg_ev_strv str[DCG_ARGS_MAX];	/* at most one per register */
-};
 
 /*
  * The register block of @ev, a validated event handed out by @r (a
