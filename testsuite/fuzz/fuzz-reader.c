@@ -179,7 +179,11 @@ const char *dcg_sym_object(struct dcg_symbolizer *s, dcg_u64 a) { abort(); }
 const struct dcg_functype *dcg_sym_functype(struct dcg_symbolizer *s,
 					    dcg_u64 a) { abort(); }
 
-/* Any view's output for one record; a folded line is the longest. */
+/*
+ * Any view's output for one record: a version 3 event's string bytes
+ * (up to 4 KB) print C-escaped, 4 characters a byte, and JSON-escaped
+ * again in jsonl and chrome, so an event line can reach about 20 KB.
+ */
 #define OUT_PER_RECORD	32768
 
 static size_t sink_bytes;
