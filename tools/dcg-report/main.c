@@ -721,6 +721,12 @@ int report_load(struct report *rp, const char *path)
 	if (dcg_reader_next(&rp->rd, &rec) <= 0)
 		return bad_trace(rp);
 	rp->start_ns = rp->rd.header.start_ns;
+	/* a filter that could only ever show nothing is a mistake */
+	if (rp->o->ret_filter && !dcg_reader_has_args(&rp->rd)) {
+		fprintf(stderr, "dcg-report: %s: --retval PRED: the trace has no return values (format version %u)\n",
+			rp->rd.name, rp->rd.header.version);
+		return 2;
+	}
 	if (rp->view->aggregate)
 		tree_init(&rp->tree);
 	/* aggregating views create -o FILE only once the trace is good */
