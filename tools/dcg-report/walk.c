@@ -9,9 +9,13 @@
  * difference is counted, so one lost event cannot skew the rest.
  *
  * --min-duration needs to know a frame's duration before showing its
- * call, so visible frames are announced lazily: a frame is announced
- * when it or a descendant ends having lasted long enough, outermost
- * first.  Memory stays proportional to the depth, not the trace.
+ * call, and --retval PRED its return value, so then visible frames are
+ * announced lazily: a frame is announced when it or a descendant ends
+ * having lasted long enough and returned a matching value (args.c),
+ * outermost first.  Memory stays proportional to the depth, not the
+ * trace.  A call's argument registers are copied into its frame (for
+ * the views that print them), and a RET's values into the frame it
+ * ends, before the view's leave hook runs.
  *
  * PLT calls are folded (not with --show-plt, nor in the per-event csv
  * and jsonl): a call to a stub waits, unannounced, for the stub's jump
