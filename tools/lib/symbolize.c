@@ -1250,14 +1250,22 @@ static void classify_members(Dwarf_Die *agg, unsigned int off, int cl[2],
 	if (dwarf_child(agg, &child) != 0)
 		return;
 	do {
-		if (dwarf_tag(&child) != DW_TAG_member ||
+		int tag = dwarf_tag(&child);
+
+		/* members, and the base classes of a C++ class */
+		if ((tag != DW_TAG_member && tag != DW_TAG_inheritance) ||
 		    dwarf_hasattr(&child, DW_AT_external))
 			continue;
 		moff = 0;
 		if (dwarf_attr(&child, DW_AT_data_member_location, &at))
 			dwarf_formudata(&at, &moff);
-		if (dwarf_hasattr(&child, DW_AT_bit_size) ||
-		    dwarf_hasattr(&child, DW_AT_data_bit_offset)) {
+		if (dwarf_hasattr(&child, DW_AT_bit_size)) {
+			Dwarf_Word bit = 0;
+
+			/* a bit-field is integer class where it starts */
+			if (dwarf_attr(&child, DW_AT_data_bit_offset, &at) &&
+			    !dwarf_formudata(&at, &bit))
+				moff = bit / 8;
 			class_merge(&cl[(off + moff) / 8 > 1 ? 1 : (off + moff) / 8],
 				    CL_INT);
 			continue;

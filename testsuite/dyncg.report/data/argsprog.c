@@ -19,6 +19,7 @@ struct pair { int x, y; };		/* 8 bytes: one register */
 struct dd { double x, y; };		/* 16 bytes, in xmm registers */
 union num { int i; float f; };		/* 4 bytes: one register */
 typedef unsigned short port_t;
+struct flags { long id; unsigned ready : 1, mode : 3; };	/* 2 registers */
 
 #define NOINLINE __attribute__((noinline, noclone))
 
@@ -117,6 +118,12 @@ NOINLINE enum color f_color(int k)
 	return k ? GREEN : RED;
 }
 
+NOINLINE int f_bits(struct flags f, int after)
+{
+	printf("f_bits(f={...}, after=%d)\n", after);
+	return (int)f.id + f.mode + after;
+}
+
 NOINLINE void f_void(int x)
 {
 	printf("f_void(x=%d)\n", x);
@@ -131,6 +138,7 @@ int main(void)
 	struct big r;
 	struct dd e;
 	union num u = { .i = 77 };
+	struct flags fl = { 100, 1, 5 };
 
 	printf("f_signed = %ld\n", f_signed(-5, -300, -70000, -5000000000L));
 	printf("f_unsigned = %lu\n",
@@ -148,6 +156,7 @@ int main(void)
 	printf("f_var = %d\n", f_var(2, 10, 20));
 	printf("f_union = %d\n", f_union(u, 5));
 	printf("f_color = %s\n", f_color(1) == GREEN ? "GREEN" : "?");
+	printf("f_bits = %d\n", f_bits(fl, 6));
 	f_void(42);
 	return (int)(r.a + e.x) - 11;	/* 0 */
 }
