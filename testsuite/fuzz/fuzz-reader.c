@@ -7,12 +7,13 @@
  *  - every record handed out lies inside the input, at the offset the
  *    reader says, with a size that is a multiple of 8 in [8, 4096];
  *  - the first record is a header with the magic and a version the
- *    reader reads (1 or 2); a version 1 event is handed out widened,
+ *    reader reads (1 to 3); a version 1 event is handed out widened,
  *    with insns 0 and its first 48 bytes those of the input;
  *  - records of known types are at least their minimum size, events
  *    have a known kind, known flags and a depth in range, maps start
  *    below their end, tids are below DCG_TID_LIMIT, map paths and ksym
- *    names end inside the record;
+ *    names end inside the record; a version 3 event's register block
+ *    has its counts in range and its strings inside the record;
  *  - a clean end consumed the input exactly; an error names the input
  *    and an offset inside it, and the reader then stays in error;
  *  - reading again after a rewind gives the same records and result.
@@ -30,7 +31,7 @@
  * byte mutations.  The corpus starts from the traces in
  * testsuite/fuzz/seeds (made from the fixtures and the report data).
  */
-/* fuzz-sources: tools/lib/trace_read.c tools/dcg-report/main.c tools/dcg-report/walk.c tools/dcg-report/tree.c tools/dcg-report/view-trace.c tools/dcg-report/view-graph.c tools/dcg-report/view-hot.c tools/dcg-report/view-dot.c tools/dcg-report/view-folded.c tools/dcg-report/view-chrome.c tools/dcg-report/view-callgrind.c tools/dcg-report/view-csv.c tools/dcg-report/view-flame.c tools/dcg-report/view-diff.c */
+/* fuzz-sources: tools/lib/trace_read.c tools/dcg-report/main.c tools/dcg-report/walk.c tools/dcg-report/tree.c tools/dcg-report/view-trace.c tools/dcg-report/view-graph.c tools/dcg-report/view-hot.c tools/dcg-report/view-dot.c tools/dcg-report/view-folded.c tools/dcg-report/view-chrome.c tools/dcg-report/view-callgrind.c tools/dcg-report/view-csv.c tools/dcg-report/view-flame.c tools/dcg-report/view-diff.c tools/dcg-report/args.c */
 /* fuzz-cflags: -Dmain=dcg_report_main -I tools/dcg-report */
 /* fuzz-options: -max_len=65536 -timeout=10 -rss_limit_mb=2048 */
 #define _GNU_SOURCE
@@ -50,6 +51,34 @@ size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 		abort();						\
 	}								\
 } while (0)
+
+/*
+ * A version 3 event longer than 56 bytes holds a register block that
+ * fills it: counts in range, strings inside the record, one a register.
+ */
+static void check_args(const struct dcg_reader *r,
+		       const struct dcg_rec_event *ev)
+{
+	const char *lo = (const char *)ev, *hi = lo + ev->r.size;
+	struct dcg_ev_argv a;
+	unsigned int i;
+
+	dcg_ev_argv_get(r, ev, &a);
+	CHECK(a.present == (r->header.version >= 3 &&
+			    ev->r.size > sizeof(*ev)));
+	if (!a.present)
+		return;
+	CHECK(ev->kind != DCG_EV_ASYNC &&
+	      !(ev->flags & (DCG_EVF_SYNTHETIC | DCG_EVF_END)));
+	CHECK(ev->kind == DCG_EV_RET ? a.nregs >= 1 && a.nregs <= DCG_RETS_MAX :
+	      a.nregs <= DCG_ARGS_MAX);
+	CHECK(a.nstr <= a.nregs);
+	for (i = 0; i < a.nstr; i++) {
+		CHECK(a.str[i].argno < a.nregs);
+		CHECK(a.str[i].bytes >= lo && a.str[i].bytes + a.str[i].len <= hi);
+		CHECK(dcg_ev_argv_str(&a, a.str[i].argno) == &a.str[i]);
+	}
+}
 
 static void check_record(const struct dcg_rec *rec, const unsigned char *data,
 			 size_t len, dcg_u64 off, bool first)
@@ -71,7 +100,7 @@ static void check_record(const struct dcg_rec *rec, const unsigned char *data,
 		CHECK(rec->type == DCG_REC_HEADER);
 		CHECK(memcmp(h->magic, DCG_TRACE_MAGIC, 8) == 0);
 		CHECK(h->version >= DCG_TRACE_VERSION_MIN &&
-		      h->version <= DCG_TRACE_VERSION);
+		      h->version <= DCG_READ_VERSION_MAX);
 		version = h->version;
 	}
 	if (rec->type == DCG_REC_EVENT && version == 1) {
@@ -116,6 +145,8 @@ static dcg_u64 read_all(struct dcg_reader *r, const unsigned char *data,
 	while ((rc = dcg_reader_next(r, &rec)) > 0) {
 		CHECK(r->offset == off);
 		check_record(rec, data, len, off, n == 0);
+		if (rec->type == DCG_REC_EVENT)
+			check_args(r, (const void *)rec);
 		off += rec->size;
 		n++;
 	}
@@ -145,9 +176,15 @@ const struct dcg_symbol *dcg_sym_lookup(struct dcg_symbolizer *s,
 const char *dcg_sym_format(const struct dcg_symbol *s, char *b, size_t n)
 { abort(); }
 const char *dcg_sym_object(struct dcg_symbolizer *s, dcg_u64 a) { abort(); }
+const struct dcg_functype *dcg_sym_functype(struct dcg_symbolizer *s,
+					    dcg_u64 a) { abort(); }
 
-/* Any view's output for one record; a folded line is the longest. */
-#define OUT_PER_RECORD	8192
+/*
+ * Any view's output for one record: a version 3 event's string bytes
+ * (up to 4 KB) print C-escaped, 4 characters a byte, and JSON-escaped
+ * again in jsonl and chrome, so an event line can reach about 20 KB.
+ */
+#define OUT_PER_RECORD	32768
 
 static size_t sink_bytes;
 

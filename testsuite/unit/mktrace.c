@@ -6,7 +6,8 @@
  * project's writer) so that it can also write broken ones.
  *
  *   mktrace [-o OUT] [--truncate N] [DESC]     (DESC default: stdin)
- *   mktrace --synthetic EVENTS [--leaves N] [-o OUT]   (benchmark)
+ *   mktrace --synthetic EVENTS [--leaves N] [--args N] [-o OUT]
+ *                                               (benchmark)
  *
  * One record per line, "key=value" fields, '#' starts a comment:
  *   header [pid=N] [host=ptrace|stap] [mode=step|block|emu-block]
@@ -17,6 +18,9 @@
  *   call|ret|tail|async [tid=N] ts=NS [from=A] [to=A] [sp=A] [cpu=N]
  *          [depth=N] [flags=indirect,synthetic,unmatched,skipped,
  *          overflow,root,end] [insns=N|+N]
+ *          [regs=V,V,..|none] [str=ARGNO:FLAGS:TEXT]...
+ *          [nregs=N] [nstr=N] [apad=N] [slen=N] [spad=N] [sfill=N]
+ *          [extra=N] [size=N]
  *   lost [tid=N] ts=NS count=N reason=budget|buffer|depth
  *   stats stops=N produced=N written=N dropped=N resyncs=N decode_errors=N
  *   edge caller=A callee=A count=N
@@ -31,7 +35,17 @@
  * Addresses may be written NAME or NAME+OFF for names given by ksym or
  * let lines.  ts=+N means N after the previous record's ts.  insns is
  * the thread's instruction counter: +N adds N to its last event's, and
- * an event without it keeps that.  A header without version= is
+ * an event without it keeps that.
+ * regs= gives an event a register block (version 3, issue #17): the
+ * values in order (rdi.. for a call, rax rdx for a ret; "none" for an
+ * empty block); each str= adds a string read from register ARGNO,
+ * FLAGS "-" or any of t (truncated) f (fault), TEXT with %XX escapes
+ * (%20 is a space).  To write broken blocks: nregs= and nstr= replace
+ * the counts in the block's head, apad= its first pad byte, slen= and
+ * spad= the first string's len and pad fields, sfill= the byte that
+ * pads strings, extra= appends that many zero bytes, size= sets the
+ * record's size (the body cut or zero-filled to it).
+ * A header without version= is
  * version 1, whose events are 48 bytes and have no insns.
  * tid is sticky (a line without tid= uses the last one).  Without
  * depth=, depth is kept per thread as doc/trace-format.md defines it:
@@ -346,6 +360,24 @@ static void write_ksym(char **f, int n)
 	put_with_string(&k, sizeof(k), full);
 }
 
+static size_t event_args(char **f, int n, unsigned char *buf, size_t max);
+
+/* The 56 bytes, then the register block if any, at size= if given. */
+static void write_event_body(struct dcg_rec_event *ev, char **f, int n)
+{
+	static unsigned char rec[DCG_REC_MAX_SIZE * 2];
+	size_t len = sizeof(*ev), size;
+
+	memset(rec, 0, sizeof(rec));
+	len += event_args(f, n, rec + len, sizeof(rec) - 2 * sizeof(*ev));
+	size = num(f, n, "size", len);
+	if (size > sizeof(rec))
+		die("size= too large: %s", field(f, n, "size"));
+	ev->r.size = size;
+	memcpy(rec, ev, sizeof(*ev));
+	put(rec, size);
+}
+
 static void write_event(const char *kind, char **f, int n)
 {
 	struct dcg_rec_event ev;
@@ -383,7 +415,99 @@ static void write_event(const char *kind, char **f, int n)
 		put(&ev, DCG_EVENT_SIZE_V1);
 		return;
 	}
-	put(&ev, sizeof(ev));
+	write_event_body(&ev, f, n);
+}
+
+/* %XX escapes of a str= TEXT, in place; returns the length. */
+static size_t unescape(char *t)
+{
+	char *w = t, *r = t;
+	unsigned int b;
+
+	while (*r) {
+		if (r[0] == '%' && r[1] && r[2] && sscanf(r + 1, "%2x", &b) == 1) {
+			*w++ = b;
+			r += 3;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	return w - t;
+}
+
+/* A register block (regs=, str=, and the knobs that break it). */
+static size_t event_args(char **f, int n, unsigned char *buf, size_t max)
+{
+	const char *v = field(f, n, "regs");
+	struct dcg_ev_args h;
+	size_t pos = sizeof(h);
+	unsigned int nregs = 0, nstr = 0, i;
+	bool first_str = true;
+	char list[1024], *tok, *save = NULL;
+
+	if (!v && !field(f, n, "nregs") && !field(f, n, "str"))
+		return 0;
+	memset(&h, 0, sizeof(h));
+	snprintf(list, sizeof(list), "%s", v && strcmp(v, "none") ? v : "");
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *one[1];
+		dcg_u64 x;
+		char kv[300];
+
+		snprintf(kv, sizeof(kv), "v=%s", tok);
+		one[0] = kv;
+		x = num(one, 1, "v", 0);
+		if (pos + 8 > max)
+			die("too many values in '%s'", v);
+		memcpy(buf + pos, &x, 8);
+		pos += 8;
+		nregs++;
+	}
+	for (i = 0; i < (unsigned int)n; i++) {
+		struct dcg_ev_str s;
+		char text[4096], *c1, *c2;
+		size_t len, padded;
+
+		if (strncmp(f[i], "str=", 4))
+			continue;
+		snprintf(text, sizeof(text), "%s", f[i] + 4);
+		c1 = strchr(text, ':');
+		c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (!c2)
+			die("str= needs ARGNO:FLAGS:TEXT, not '%s'", f[i]);
+		*c1 = *c2 = '\0';
+		memset(&s, 0, sizeof(s));
+		s.argno = strtoul(text, NULL, 0);
+		s.flags = isnum(c1 + 1) ? strtoul(c1 + 1, NULL, 0) :
+			  (strchr(c1 + 1, 't') ? DCG_STR_TRUNC : 0) |
+			  (strchr(c1 + 1, 'f') ? DCG_STR_FAULT : 0);
+		len = unescape(c2 + 1);
+		s.len = len;
+		if (first_str) {
+			s.len = num(f, n, "slen", len);
+			s.pad = num(f, n, "spad", 0);
+			first_str = false;
+		}
+		padded = (len + 7) & ~7ul;
+		if (pos + sizeof(s) + padded > max)
+			die("strings too long in '%s'", f[i]);
+		memcpy(buf + pos, &s, sizeof(s));
+		pos += sizeof(s);
+		memset(buf + pos, num(f, n, "sfill", 0), padded);
+		memcpy(buf + pos, c2 + 1, len);
+		pos += padded;
+		nstr++;
+	}
+	h.nregs = num(f, n, "nregs", nregs);
+	h.nstr = num(f, n, "nstr", nstr);
+	h.pad[0] = num(f, n, "apad", 0);
+	memcpy(buf, &h, sizeof(h));
+	i = num(f, n, "extra", 0);
+	if (pos + i > max)
+		die("extra= too large: %s", field(f, n, "extra"));
+	memset(buf + pos, 0, i);
+	return pos + i;
 }
 
 static void write_thread(char **f, int n)
@@ -534,6 +658,35 @@ static void one_line(char *line)
  * functions, so that the graph has 2 x @leaves distinct paths however
  * many events there are.
  */
+/*
+ * --synthetic with --args N: calls carry N argument registers and rets
+ * rax, as a version 3 producer writes them (for measuring the cost).
+ */
+static unsigned int synth_args;
+
+static void put_synth(struct dcg_rec_event *ev)
+{
+	unsigned char rec[sizeof(*ev) + 8 + 8 * DCG_ARGS_MAX];
+	struct dcg_ev_args *a = (void *)(rec + sizeof(*ev));
+	unsigned int n = ev->kind == DCG_EV_RET ? 1 : synth_args, i;
+	dcg_u64 v;
+
+	if (!synth_args) {
+		put(ev, sizeof(*ev));
+		return;
+	}
+	memset(rec, 0, sizeof(rec));
+	a->nregs = n;
+	for (i = 0; i < n; i++) {
+		v = ev->ts * 7 + i;
+		memcpy(rec + sizeof(*ev) + 8 + 8 * i, &v, 8);
+	}
+	ev->r.size = sizeof(*ev) + 8 + 8 * n;
+	memcpy(rec, ev, sizeof(*ev));
+	put(rec, ev->r.size);
+	ev->r.size = sizeof(*ev);
+}
+
 static void synthetic(unsigned long long events, unsigned int leaves)
 {
 	static const char *names[] = { "root", "mid_a", "mid_b" };
@@ -543,7 +696,8 @@ static void synthetic(unsigned long long events, unsigned int leaves)
 	char line[128];
 	unsigned int k;
 
-	snprintf(line, sizeof(line), "header version=2 pid=1 mode=step kernel comm=bench");
+	snprintf(line, sizeof(line), "header version=%u pid=1 mode=step kernel comm=bench",
+		 synth_args ? 3 : 2);
 	one_line(line);
 	for (k = 0; k < 3 + leaves; k++) {
 		char leaf[32];
@@ -561,7 +715,7 @@ static void synthetic(unsigned long long events, unsigned int leaves)
 	ev.flags = DCG_EVF_ROOT;
 	ev.to = base;
 	ev.depth = 1;
-	put(&ev, sizeof(ev));
+	put_synth(&ev);
 	for (i = 0; i + 5 <= events; i += 4) {
 		dcg_u64 mid = base + 0x1000 * (1 + (i / 4) % 2);
 		dcg_u64 leaf = base + 0x1000ull * (3 + (i / 8) % leaves);
@@ -572,23 +726,23 @@ static void synthetic(unsigned long long events, unsigned int leaves)
 		ev.to = mid;
 		ev.depth = 2;
 		ev.ts = ts += 3;
-		put(&ev, sizeof(ev));
+		put_synth(&ev);
 		ev.from = mid + 0x10;
 		ev.to = leaf;
 		ev.depth = 3;
 		ev.ts = ts += 5;
-		put(&ev, sizeof(ev));
+		put_synth(&ev);
 		ev.kind = DCG_EV_RET;
 		ev.depth = 2;		/* left behind */
 		ev.from = leaf + 0x20;
 		ev.to = mid + 0x15;
 		ev.ts = ts += 7;
-		put(&ev, sizeof(ev));
+		put_synth(&ev);
 		ev.from = mid + 0x20;
 		ev.to = base + 0x15;
 		ev.depth = 1;
 		ev.ts = ts += 2;
-		put(&ev, sizeof(ev));
+		put_synth(&ev);
 	}
 	ev.kind = DCG_EV_RET;
 	ev.flags = DCG_EVF_END;
@@ -634,7 +788,7 @@ static void repeat(FILE *desc, unsigned long long times)
 static void usage(void)
 {
 	fputs("usage: mktrace [-o OUT] [--truncate N] [DESC]\n"
-	      "       mktrace --synthetic EVENTS [--leaves N] [-o OUT]\n", stderr);
+	      "       mktrace --synthetic EVENTS [--leaves N] [--args N] [-o OUT]\n", stderr);
 	exit(1);
 }
 
@@ -653,6 +807,8 @@ int main(int argc, char **argv)
 			truncate = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--synthetic") && i + 1 < argc)
 			synth = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--args") && i + 1 < argc)
+			synth_args = strtoul(argv[++i], NULL, 0) % (DCG_ARGS_MAX + 1);
 		else if (!strcmp(argv[i], "--leaves") && i + 1 < argc)
 			leaves = strtoull(argv[++i], NULL, 0);
 		else if (argv[i][0] == '-' && argv[i][1])

@@ -272,9 +272,85 @@ static void test_errors(void)
 		     "mem: offset 56: map record too small: size 64, needs at least 72");
 }
 
+/*
+ * Version 3: an event longer than 56 bytes carries a register block;
+ * dcg_ev_argv_get() unpacks it, strings pointing into the record.  In
+ * a version 2 trace the same bytes are no block.
+ */
+static void add_args_event(unsigned int kind, dcg_u32 depth)
+{
+	/* 56 + head 8 + 3 values 24 + string head 8 + "hello" padded 8 */
+	struct dcg_rec_event *ev = add(DCG_REC_EVENT, 104, 7);
+	unsigned char *p = (unsigned char *)(ev + 1);
+	struct dcg_ev_args *a = (void *)p;
+	dcg_u64 v[3] = { 0x11, 0xfffffffffffffffeull, 0x7ffc0000a000ull };
+	struct dcg_ev_str *s = (void *)(p + 8 + 24);
+
+	ev->kind = kind;
+	ev->depth = depth;
+	a->nregs = 3;
+	a->nstr = 1;
+	memcpy(p + 8, v, sizeof(v));
+	s->argno = 2;
+	s->flags = DCG_STR_TRUNC;
+	s->len = 5;
+	memcpy(s + 1, "hello", 5);
+}
+
+static void test_args(void)
+{
+	const struct dcg_rec *rec;
+	struct dcg_ev_argv a;
+	struct dcg_reader r;
+	const struct dcg_ev_strv *sv;
+	int n = 0;
+
+	len = 0;
+	add_header();
+	((struct dcg_rec_header *)buf.b)->version = 3;
+	add_args_event(DCG_EV_CALL, 1);
+	add_event(DCG_EV_RET, 0);
+	check(dcg_reader_open_mem(&r, "mem", buf.b, len) == 0, "open v3");
+	while (dcg_reader_next(&r, &rec) > 0) {
+		if (rec->type != DCG_REC_EVENT)
+			continue;
+		dcg_ev_argv_get(&r, (const void *)rec, &a);
+		if (n++ == 0) {
+			sv = dcg_ev_argv_str(&a, 2);
+			check(a.present && a.nregs == 3 && a.nstr == 1 &&
+			      a.regs[0] == 0x11 &&
+			      a.regs[1] == 0xfffffffffffffffeull &&
+			      a.regs[2] == 0x7ffc0000a000ull, "v3: the values");
+			check(sv && sv->len == 5 && !memcmp(sv->bytes, "hello", 5) &&
+			      sv->flags == DCG_STR_TRUNC && !dcg_ev_argv_str(&a, 0),
+			      "v3: the string of register 2");
+		} else {
+			check(!a.present, "v3: a 56-byte event has no block");
+		}
+	}
+	check(n == 2 && !r.err[0], "v3: both events read");
+	dcg_reader_close(&r);
+
+	len = 0;
+	add_header();
+	((struct dcg_rec_header *)buf.b)->version = 2;
+	add_args_event(DCG_EV_CALL, 1);
+	check(dcg_reader_open_mem(&r, "mem", buf.b, len) == 0, "open v2");
+	n = 0;
+	while (dcg_reader_next(&r, &rec) > 0)
+		if (rec->type == DCG_REC_EVENT) {
+			dcg_ev_argv_get(&r, (const void *)rec, &a);
+			check(!a.present, "v2: bytes after an event are no block");
+			n++;
+		}
+	check(n == 1 && !r.err[0], "v2: the long event read");
+	dcg_reader_close(&r);
+}
+
 int main(void)
 {
 	test_good_trace();
+	test_args();
 	test_refill();
 	test_version1();
 	test_errors();

@@ -128,6 +128,12 @@ static void usage(void)
 	     "                       ':'-separated, repeatable; /usr/lib/debug is\n"
 	     "                       always searched (--debuginfo-path: same)\n"
 	     "  --raw                no symbolization: hex addresses\n"
+	     "  --args, --no-args    show the arguments of calls, or not (on\n"
+	     "                       when the trace has them)\n"
+	     "  --retval, --no-retval  show return values, or not (the same)\n"
+	     "  --retval PRED        only calls whose return value matches PRED\n"
+	     "                       (<N <=N >N >=N ==N !=N; N decimal or 0xhex),\n"
+	     "                       with their callers for context\n"
 	     "  -h, --help           this text\n"
 	     "  -V, --version        the version\n"
 	     "exit status: 0 ok, 1 failure (write error, memory), 2 bad usage or\n"
@@ -166,7 +172,8 @@ enum {
 	OPT_MINDUR, OPT_FROM, OPT_TO, OPT_THRESHOLD, OPT_SVG,
 	OPT_SPEEDSCOPE, OPT_CALLS, OPT_MAXSIZE, OPT_SRCLINE, OPT_INLINE, OPT_MANGLED,
 	OPT_KALLSYMS, OPT_SYSMAP, OPT_VMLINUX, OPT_DEBUGINFO, OPT_SYSROOT, OPT_RAW,
-	OPT_SHOWPLT, OPT_VERSION, OPT_COST,
+	OPT_SHOWPLT, OPT_VERSION, OPT_COST, OPT_ARGS, OPT_NOARGS, OPT_RETVAL,
+	OPT_NORETVAL,
 };
 
 static const struct option longopts[] = {
@@ -195,6 +202,10 @@ static const struct option longopts[] = {
 	{ "debug-dir", required_argument, NULL, OPT_DEBUGINFO },
 	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 	{ "raw", no_argument, NULL, OPT_RAW },
+	{ "args", no_argument, NULL, OPT_ARGS },
+	{ "no-args", no_argument, NULL, OPT_NOARGS },
+	{ "retval", optional_argument, NULL, OPT_RETVAL },
+	{ "no-retval", no_argument, NULL, OPT_NORETVAL },
 	{ "show-plt", no_argument, NULL, OPT_SHOWPLT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -231,6 +242,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 	int c;
 
 	o->threshold = 100;
+	o->args = o->retval = -1;
 	opterr = 0;		/* one message, ours */
 	while ((c = getopt_long(argc, argv, "+:o:hV", longopts, NULL)) != -1 ||
 	       optind < argc) {
@@ -304,6 +316,19 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case OPT_DEBUGINFO:	add_debug_dirs(o, optarg); break;
 		case OPT_SYSROOT:	o->sym.sysroot = optarg; break;
 		case OPT_RAW:		o->raw = true; break;
+		case OPT_ARGS:		o->args = 1; break;
+		case OPT_NOARGS:	o->args = 0; break;
+		case OPT_NORETVAL:	o->retval = 0; break;
+		case OPT_RETVAL:
+			o->retval = 1;
+			/* "--retval PRED": a next word that starts like one */
+			if (!optarg && optind < argc && argv[optind][0] &&
+			    strchr("<>=!", argv[optind][0]))
+				optarg = argv[optind++];
+			if (optarg && !retval_parse(o, optarg))
+				usage_error("--retval: '%s' is not a predicate (<N, <=N, >N, >=N, ==N or !=N)",
+					    optarg);
+			break;
 		case 'h':		usage(); exit(0);
 		case 'V':
 		case OPT_VERSION:	puts("dcg-report " PACKAGE_VERSION); exit(0);
@@ -696,6 +721,12 @@ int report_load(struct report *rp, const char *path)
 	if (dcg_reader_next(&rp->rd, &rec) <= 0)
 		return bad_trace(rp);
 	rp->start_ns = rp->rd.header.start_ns;
+	/* a filter that could only ever show nothing is a mistake */
+	if (rp->o->ret_filter && !dcg_reader_has_args(&rp->rd)) {
+		fprintf(stderr, "dcg-report: %s: --retval PRED: the trace has no return values (format version %u)\n",
+			rp->rd.name, rp->rd.header.version);
+		return 2;
+	}
 	if (rp->view->aggregate)
 		tree_init(&rp->tree);
 	/* aggregating views create -o FILE only once the trace is good */

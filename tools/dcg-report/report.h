@@ -44,7 +44,21 @@ struct options {
 	bool show_plt;			/* PLT stubs and lazy binding as
 					 * they ran, not folded */
 	int cost;			/* COST_* */
+	int args, retval;		/* --args, --retval: 1 on, 0 off,
+					 * -1 as the trace has them */
+	bool ret_filter;		/* --retval PRED */
+	int ret_op;			/* RET_* */
+	long long ret_val;		/* PRED's N, as a signed 64-bit */
 	struct dcg_symopts sym;
+};
+
+/* --retval PRED's comparison */
+enum { RET_LT, RET_LE, RET_GT, RET_GE, RET_EQ, RET_NE };
+
+/* A call's register block, its strings copied (walk.c). */
+struct frame_args {
+	struct dcg_ev_argv a;		/* a.str[].bytes point into buf */
+	char buf[];
 };
 
 /* --cost: what views weigh by (folded, flame, dot heat) */
@@ -81,6 +95,10 @@ struct frame {
 					 * "[lazy binding]" node */
 	dcg_u64 lazy_start, lazy_end;	/* plt_pending: lazy binding seen */
 	dcg_u64 lazy_start_ic, lazy_end_ic;	/* and its insns counts */
+	struct frame_args *args;	/* the call's registers, or NULL */
+	bool has_ret;			/* ret[] holds what it returned */
+	dcg_u8 nret;
+	dcg_u64 ret[DCG_RETS_MAX];	/* rax, rdx */
 	dcg_u32 level;			/* recorded depth of this frame */
 	dcg_u32 span;			/* levels it stands for: 1, or a
 					 * placeholder's whole gap */
@@ -202,6 +220,9 @@ struct report {
 	dcg_u32 chain_cap;
 	dcg_u64 start_ns;
 	void *view_data;
+	/* the event being walked and its register block (walk.c) */
+	const struct dcg_rec_event *cur_ev;
+	struct dcg_ev_argv cur_args;
 };
 
 /* walk.c */
@@ -211,6 +232,32 @@ void walk_finish(struct report *rp);
 void walk_free(struct report *rp);
 dcg_u64 rel_ts(const struct report *rp, dcg_u64 ts);
 void walk_switch(struct report *rp, const struct dcg_rec_switch *sw);
+
+/* args.c: arguments and return values as the source would show them */
+bool show_args(const struct report *rp);	/* --args, v3 trace */
+bool show_retval(const struct report *rp);	/* --retval, v3 trace */
+/* one argument: "name" and its value text ("-3", "\"abc\"", "{...}") */
+struct arg_text {
+	char name[64];
+	char *value;			/* in one block: args_free() */
+};
+/*
+ * The frame's arguments in order, typed by the callee's DWARF, else
+ * arg1.. in hex; *@more when some were not captured.  Free with
+ * args_free().  0 when the call carries none.
+ */
+unsigned int args_get(struct report *rp, const struct frame *f,
+		      struct arg_text **out, bool *more);
+void args_free(struct arg_text *a, unsigned int n);
+/* "(a=1, b=\"x\")" into a malloc'd string, "" when none */
+char *args_paren(struct report *rp, const struct frame *f);
+/* the return value's text into @buf, false when there is none */
+bool retval_text(struct report *rp, const struct frame *f, char *buf,
+		 size_t len);
+/* does the frame's return match --retval PRED? */
+bool retval_matches(struct report *rp, const struct frame *f);
+/* parse PRED into @o; false if it is not one */
+bool retval_parse(struct options *o, const char *pred);
 
 /* tree.c */
 void tree_init(struct tree *t);

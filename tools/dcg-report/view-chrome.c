@@ -7,7 +7,8 @@
  * -o NAME.json the files are NAME.1.json, NAME.2.json, ...  Times are
  * microseconds (the format's unit) with ns precision, and include
  * tracing overhead (otherData says so); args carry the depth and the
- * call's inclusive instructions.  Returns that match no call become
+ * call's inclusive instructions, and in a version 3 trace the call's
+ * arguments ("args": {name: value text}) and "retval" (args.c).  Returns that match no call become
  * instant events ("ph":"i").
  */
 #include <errno.h>
@@ -162,6 +163,33 @@ static void put_us(FILE *f, const char *key, dcg_u64 ns)
 		(unsigned long long)(ns % 1000));
 }
 
+/* The arguments as an object of name: value text, and the retval. */
+static void put_args(struct report *rp, FILE *f, const struct frame *fr)
+{
+	struct arg_text *a;
+	unsigned int n, i;
+	bool more;
+	char rv[8192];
+
+	if (show_args(rp) && fr->args) {
+		n = args_get(rp, fr, &a, &more);
+		fputs(",\"args\":{", f);
+		for (i = 0; i < n; i++) {
+			if (i)
+				putc(',', f);
+			json_string(f, a[i].name);
+			putc(':', f);
+			json_string(f, a[i].value);
+		}
+		putc('}', f);
+		args_free(a, n);
+	}
+	if (retval_text(rp, fr, rv, sizeof(rv))) {
+		fputs(",\"retval\":", f);
+		json_string(f, rv);
+	}
+}
+
 static void leave(struct report *rp, struct thread *t, struct frame *fr,
 		  const struct dcg_rec_event *ret, dcg_u64 end_ts,
 		  dcg_u64 insns)
@@ -187,6 +215,7 @@ static void leave(struct report *rp, struct thread *t, struct frame *fr,
 		rp->rd.header.pid, t->tid, fr->ev.depth);
 	if (have_insns(rp))	/* inclusive instructions */
 		fprintf(f, ",\"insns\":%llu", (unsigned long long)insns);
+	put_args(rp, f, fr);
 	fprintf(f, "%s}}", !ret ? ",\"end\":\"no return seen\"" :
 		ret->flags & DCG_EVF_SYNTHETIC ? ",\"end\":\"synthetic\"" : "");
 	c->bytes += pos >= 0 ? ftell(f) - pos : 250 + 6 * strlen(name);

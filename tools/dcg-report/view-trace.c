@@ -26,10 +26,14 @@
  * Indentation stops at INDENT_LEVELS levels; deeper lines start with
  * "[depth N]" instead.  A gap of several lost levels shows as one
  * "[unknown] [lost, N frames]".
+ * A trace with register blocks (version 3) shows each call's arguments
+ * as the source would, "-> open_file(path=\"/etc/x\", flags=0)", and
+ * each return's value, "<- open_file = -2 (15 ns)" (args.c).
  * With --srcline a call shows the call site ("from file:line"); with
  * --inline, the inlined functions the call site lies in, innermost
  * first.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
@@ -104,6 +108,12 @@ static void enter(struct report *rp, struct thread *t, struct frame *f)
 	else if (ev->kind == DCG_EV_ASYNC)
 		arrow = "~>";
 	fprintf(rp->out, "%s %s", arrow, func_name(rp, ev->to));
+	if (f->args) {
+		char *a = args_paren(rp, f);
+
+		fputs(a, rp->out);
+		free(a);
+	}
 	if (ev->kind == DCG_EV_ASYNC)
 		fputs(" [async]", rp->out);
 	if (f->plt)
@@ -124,13 +134,15 @@ static void leave(struct report *rp, struct thread *t, struct frame *f,
 		  dcg_u64 insns)
 {
 	dcg_u64 dur = end_ts >= f->ev.ts ? end_ts - f->ev.ts : 0;
-	char buf[32];
+	char buf[32], rv[8192];
 
 	line_start(rp, t->tid, end_ts, ret ? ret->cpu : f->ev.cpu,
 		   f->vdepth - f->span + 1);
-	fprintf(rp->out, "<- %s (%s",
-		f->placeholder ? "[unknown]" : func_name(rp, f->ev.to),
-		fmt_dur(dur, buf, sizeof(buf)));
+	fprintf(rp->out, "<- %s",
+		f->placeholder ? "[unknown]" : func_name(rp, f->ev.to));
+	if (retval_text(rp, f, rv, sizeof(rv)))
+		fprintf(rp->out, " = %s", rv);
+	fprintf(rp->out, " (%s", fmt_dur(dur, buf, sizeof(buf)));
 	if (have_insns(rp))
 		fprintf(rp->out, ", %llu insns", (unsigned long long)insns);
 	putc(')', rp->out);

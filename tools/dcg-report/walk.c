@@ -9,9 +9,13 @@
  * difference is counted, so one lost event cannot skew the rest.
  *
  * --min-duration needs to know a frame's duration before showing its
- * call, so visible frames are announced lazily: a frame is announced
- * when it or a descendant ends having lasted long enough, outermost
- * first.  Memory stays proportional to the depth, not the trace.
+ * call, and --retval PRED its return value, so then visible frames are
+ * announced lazily: a frame is announced when it or a descendant ends
+ * having lasted long enough and returned a matching value (args.c),
+ * outermost first.  Memory stays proportional to the depth, not the
+ * trace.  A call's argument registers are copied into its frame (for
+ * the views that print them), and a RET's values into the frame it
+ * ends, before the view's leave hook runs.
  *
  * PLT calls are folded (not with --show-plt, nor in the per-event csv
  * and jsonl): a call to a stub waits, unannounced, for the stub's jump
@@ -116,6 +120,31 @@ static bool glob_func(struct report *rp, const char *const *globs,
 	       glob_any(globs, n, func_name(rp, addr));
 }
 
+/* Calls are shown when they end (--min-duration, --retval PRED). */
+static bool lazy(const struct report *rp)
+{
+	return rp->o->min_duration || rp->o->ret_filter;
+}
+
+/* A copy of the current event's argument registers and strings. */
+static struct frame_args *copy_args(const struct dcg_ev_argv *a)
+{
+	struct frame_args *fa;
+	size_t len = 0, pos = 0;
+	unsigned int i;
+
+	for (i = 0; i < a->nstr; i++)
+		len += a->str[i].len;
+	fa = xmalloc(sizeof(*fa) + len + 1);
+	fa->a = *a;
+	for (i = 0; i < a->nstr; i++) {
+		memcpy(fa->buf + pos, a->str[i].bytes, a->str[i].len);
+		fa->a.str[i].bytes = fa->buf + pos;
+		pos += a->str[i].len;
+	}
+	return fa;
+}
+
 static bool fold_plt(const struct report *rp)
 {
 	return !rp->o->show_plt && !rp->view->raw_events;
@@ -206,6 +235,10 @@ static void push(struct report *rp, struct thread *t,
 	f = &t->stack[t->depth++];
 	memset(f, 0, sizeof(*f));
 	f->ev = *ev;
+	f->ev.r.size = sizeof(f->ev);	/* the copy has no block after it */
+	if (ev == rp->cur_ev && rp->cur_args.present && !placeholder &&
+	    !rp->view->aggregate)
+		f->args = copy_args(&rp->cur_args);
 	f->seq = t->seq;
 	f->placeholder = placeholder;
 	f->span = placeholder ? span : 1;
@@ -223,7 +256,7 @@ static void push(struct report *rp, struct thread *t,
 	f->plt_pending = !placeholder && !f->in_lazy && fold_plt(rp) &&
 			 ev->kind != DCG_EV_ASYNC && func_is_plt_stub(rp, ev->to);
 	apply_filters(rp, f, up);
-	if (f->visible && !rp->o->min_duration && !f->plt_pending)
+	if (f->visible && !lazy(rp) && !f->plt_pending)
 		announce(rp, t, t->depth - 1);
 }
 
@@ -251,7 +284,15 @@ static void pop(struct report *rp, struct thread *t,
 		up->lazy_end_ic = end_ic;
 	}
 
-	if (f->visible && !f->announced && dur >= rp->o->min_duration)
+	/* what it returned: the RET's rax (and rdx), a tail-caller's too */
+	if (ret && ret == rp->cur_ev && rp->cur_args.present &&
+	    ret->kind == DCG_EV_RET) {
+		f->has_ret = true;
+		f->nret = rp->cur_args.nregs;
+		memcpy(f->ret, rp->cur_args.regs, f->nret * sizeof(f->ret[0]));
+	}
+	if (f->visible && !f->announced && dur >= rp->o->min_duration &&
+	    (!rp->o->ret_filter || retval_matches(rp, f)))
 		announce(rp, t, t->depth - 1);
 	if (f->announced) {
 		if (rp->view->aggregate) {
@@ -276,6 +317,8 @@ static void pop(struct report *rp, struct thread *t,
 		if (rp->view->leave)
 			rp->view->leave(rp, t, f, ret, end_ts, ic);
 	}
+	free(f->args);
+	f->args = NULL;
 	t->depth--;
 }
 
@@ -357,7 +400,7 @@ static void plt_resolved(struct report *rp, struct thread *t,
 	f->plt = true;
 	f->ev.to = ev->to;
 	apply_filters(rp, f, idx ? f - 1 : NULL);
-	if (f->visible && !rp->o->min_duration)
+	if (f->visible && !lazy(rp))
 		announce(rp, t, idx);
 	if (!f->lazy_end)
 		return;
@@ -424,6 +467,12 @@ void walk_event(struct report *rp, const struct dcg_rec_event *ev)
 	t->seq++;
 	t->last_ts = ev->ts;
 	t->last_insns = ev->insns;
+	rp->cur_ev = ev;
+	/* aggregate views show no values: only --retval PRED needs them */
+	if (!rp->view->aggregate || rp->o->ret_filter)
+		dcg_ev_argv_get(&rp->rd, ev, &rp->cur_args);
+	else
+		rp->cur_args.present = false;
 	if (ev->flags & DCG_EVF_SYNTHETIC)
 		rp->ws.synthetic++;
 	switch (ev->kind) {
@@ -446,6 +495,7 @@ void walk_event(struct report *rp, const struct dcg_rec_event *ev)
 		walk_ret(rp, t, ev);
 		break;
 	}
+	rp->cur_ev = NULL;
 }
 
 /* A THREAD record names its thread (the chrome view's metadata). */
@@ -469,6 +519,9 @@ void walk_switch(struct report *rp, const struct dcg_rec_switch *sw)
 		return;
 	/* with --min-duration, shown only if its frames will be */
 	if (rp->o->min_duration && sw->in_ts - sw->out_ts < rp->o->min_duration)
+		return;
+	/* --retval PRED shows failing calls, not the scheduler's doings */
+	if (rp->o->ret_filter)
 		return;
 	t = find_thread(rp, sw->r.tid);
 	/* the frames it happened in are shown first (lazy announcing) */

@@ -74,6 +74,65 @@ const char *dcg_sym_object(struct dcg_symbolizer *s, dcg_u64 addr);
 const char *dcg_sym_format(const struct dcg_symbol *sym, char *buf,
 			   size_t len);
 
+/*
+ * Types of parameters and return values, from DWARF (issue #17): how a
+ * value is shown and which SysV x86-64 integer registers hold it.
+ */
+enum dcg_vkind {
+	DCG_V_VOID,		/* no value (a void return) */
+	DCG_V_SINT,		/* signed integer of size bytes */
+	DCG_V_UINT,
+	DCG_V_CHAR,		/* char, signed char, unsigned char */
+	DCG_V_BOOL,
+	DCG_V_ENUM,
+	DCG_V_PTR,		/* any pointer or reference */
+	DCG_V_STR,		/* pointer to char: a string */
+	DCG_V_AGG,		/* struct, union, class by value: {...} */
+	DCG_V_FP,		/* float, double, long double: in xmm/x87 */
+	DCG_V_UNKNOWN,		/* a type we do not know: hex */
+};
+
+struct dcg_enumerator {
+	long long value;
+	const char *name;
+};
+
+struct dcg_vtype {
+	unsigned char kind;	/* enum dcg_vkind */
+	unsigned char size;	/* bytes (0 if unknown) */
+	unsigned char nregs;	/* integer registers it takes by value:
+				 * 0 (memory or xmm), 1 or 2 */
+	bool is_signed;		/* SINT, CHAR, ENUM */
+	bool memory;		/* AGG of the ABI's MEMORY class: passed
+				 * on the stack, returned through rdi */
+	unsigned int nenum;
+	const struct dcg_enumerator *enums;
+};
+
+struct dcg_param {
+	const char *name;	/* "" if DWARF has none */
+	struct dcg_vtype type;
+	int reg;		/* index of its first register (0 = rdi),
+				 * -1 when passed in memory or xmm */
+};
+
+struct dcg_functype {
+	unsigned int nparams;
+	const struct dcg_param *params;
+	bool variadic;
+	struct dcg_vtype ret;
+	bool ret_memory;	/* returned through a hidden pointer in rdi */
+};
+
+/*
+ * The parameters and return type of the function whose entry is @addr,
+ * from its DWARF (a subprogram whose entry pc is @addr), cached per
+ * address; NULL when there is none.  Valid as long as dcg_sym_lookup()'s
+ * strings.
+ */
+const struct dcg_functype *dcg_sym_functype(struct dcg_symbolizer *s,
+					    dcg_u64 addr);
+
 static inline bool dcg_addr_is_kernel(dcg_u64 addr)
 {
 	return addr >= 0xffff800000000000ull;

@@ -114,6 +114,7 @@ int dcg_reader_rewind(struct dcg_reader *r)
 	r->lost = 0;
 	memset(r->lost_by_reason, 0, sizeof(r->lost_by_reason));
 	r->have_stats = false;
+	r->args_rec = NULL;
 	r->err[0] = '\0';
 	return 0;
 }
@@ -126,6 +127,9 @@ void dcg_reader_close(struct dcg_reader *r)
 	r->own_fd = false;
 	free(r->buf);
 	r->buf = NULL;
+	free(r->args);
+	r->args = NULL;
+	r->args_rec = NULL;
 }
 
 const char *dcg_reader_error(const struct dcg_reader *r)
@@ -210,10 +214,10 @@ static int check_header(struct dcg_reader *r, const struct dcg_rec_header *h)
 {
 	if (memcmp(h->magic, DCG_TRACE_MAGIC, 8) != 0)
 		return fail(r, r->offset, "bad magic, not a dyncg trace");
-	if (h->version < DCG_TRACE_VERSION_MIN || h->version > DCG_TRACE_VERSION)
+	if (h->version < DCG_TRACE_VERSION_MIN || h->version > DCG_READ_VERSION_MAX)
 		return fail(r, r->offset,
 			    "unsupported trace version %u (this reader reads versions %u to %u)",
-			    h->version, DCG_TRACE_VERSION_MIN, DCG_TRACE_VERSION);
+			    h->version, DCG_TRACE_VERSION_MIN, DCG_READ_VERSION_MAX);
 	/* the event size depends on it: one stream, one version */
 	if (r->have_header && h->version != r->header.version)
 		return fail(r, r->offset,
@@ -236,6 +240,177 @@ static int check_header(struct dcg_reader *r, const struct dcg_rec_header *h)
 		r->have_header = true;
 	}
 	return 0;
+}
+
+static bool all_zero(const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	while (len--)
+		if (*b++)
+			return false;
+	return true;
+}
+
+/*
+ * Unpack the register block after @ev's 56 bytes into @a.  NULL if it
+ * is what a producer can write, else what is wrong, with *@at the
+ * offset of the bad field from the record's start.  The block must
+ * fill the record exactly: struct dcg_ev_args, nregs values, nstr
+ * strings each padded to 8 with zeros, all pad fields zero.
+ */
+static const char *parse_args(const struct dcg_rec_event *ev,
+			      struct dcg_ev_argv *a, size_t *at, char *why,
+			      size_t whylen)
+{
+	const unsigned char *rec = (const void *)ev;
+	const struct dcg_ev_args *h;
+	size_t size = ev->r.size, pos = sizeof(*ev);
+	bool is_ret = ev->kind == DCG_EV_RET;
+	unsigned int i, j;
+
+	memset(a, 0, sizeof(*a));
+	*at = pos;
+	if (size - pos < sizeof(*h))
+		return "register block shorter than its 8-byte head";
+	h = (const void *)(rec + pos);
+	if (ev->kind == DCG_EV_ASYNC)
+		return "register block on an async event (only calls and rets carry one)";
+	if (ev->flags & (DCG_EVF_SYNTHETIC | DCG_EVF_END))
+		return "register block on a synthetic or end ret (only real rets carry one)";
+	if (!is_ret && h->nregs > DCG_ARGS_MAX) {
+		snprintf(why, whylen, "register block: %u values on a %s, at most %u",
+			 h->nregs, dcg_ev_kind_name(ev->kind), DCG_ARGS_MAX);
+		return why;
+	}
+	if (is_ret && (h->nregs < 1 || h->nregs > DCG_RETS_MAX)) {
+		snprintf(why, whylen, "register block: %u values on a ret, must be 1 or %u",
+			 h->nregs, DCG_RETS_MAX);
+		return why;
+	}
+	if (h->nstr > h->nregs) {
+		snprintf(why, whylen, "register block: %u strings for %u values",
+			 h->nstr, h->nregs);
+		return why;
+	}
+	if (!all_zero(h->pad, sizeof(h->pad)))
+		return "register block: padding not zero";
+	pos += sizeof(*h);
+	*at = pos;
+	if (size - pos < 8u * h->nregs) {
+		snprintf(why, whylen, "register block: %u values do not fit in the record",
+			 h->nregs);
+		return why;
+	}
+	a->present = true;
+	a->nregs = h->nregs;
+	memcpy(a->regs, rec + pos, 8u * h->nregs);
+	pos += 8u * h->nregs;
+	for (i = 0; i < h->nstr; i++) {
+		const struct dcg_ev_str *s = (const void *)(rec + pos);
+		size_t padded;
+
+		*at = pos;
+		if (size - pos < sizeof(*s))
+			return "register block: string head past the record's end";
+		if (s->argno >= h->nregs) {
+			snprintf(why, whylen, "register block: string of register %u, past the %u values",
+				 s->argno, h->nregs);
+			return why;
+		}
+		for (j = 0; j < i; j++)
+			if (a->str[j].argno == s->argno) {
+				snprintf(why, whylen, "register block: two strings of register %u",
+					 s->argno);
+				return why;
+			}
+		if (s->flags & ~(DCG_STR_TRUNC | DCG_STR_FAULT)) {
+			snprintf(why, whylen, "register block: string flags 0x%x unknown",
+				 s->flags & ~(DCG_STR_TRUNC | DCG_STR_FAULT));
+			return why;
+		}
+		if (s->pad)
+			return "register block: string head padding not zero";
+		pos += sizeof(*s);
+		padded = (s->len + 7u) & ~7u;
+		if (size - pos < padded) {
+			snprintf(why, whylen, "register block: string of %u bytes past the record's end",
+				 s->len);
+			return why;
+		}
+		if (!all_zero(rec + pos + s->len, padded - s->len)) {
+			*at = pos + s->len;
+			return "register block: string padding not zero";
+		}
+		a->str[i].argno = s->argno;
+		a->str[i].flags = s->flags;
+		a->str[i].len = s->len;
+		a->str[i].bytes = (const char *)rec + pos;
+		pos += padded;
+	}
+	a->nstr = h->nstr;
+	*at = pos;
+	if (pos != size) {
+		snprintf(why, whylen, "register block: %zu bytes after it, up to the record's end",
+			 size - pos);
+		return why;
+	}
+	return NULL;
+}
+
+void dcg_ev_argv_get(const struct dcg_reader *r,
+		     const struct dcg_rec_event *ev, struct dcg_ev_argv *a)
+{
+	char why[160];
+	size_t at;
+
+	if (!dcg_reader_has_args(r) || ev->r.size <= sizeof(*ev)) {
+		a->present = false;
+		a->nregs = a->nstr = 0;
+		return;
+	}
+	/* the record just handed out: unpacked when it was checked */
+	if ((const void *)ev == r->args_rec && r->args) {
+		*a = *r->args;
+		return;
+	}
+	if (parse_args(ev, a, &at, why, sizeof(why)))
+		memset(a, 0, sizeof(*a));
+}
+
+const struct dcg_ev_strv *dcg_ev_argv_str(const struct dcg_ev_argv *a,
+					  unsigned int argno)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->nstr; i++)
+		if (a->str[i].argno == argno)
+			return &a->str[i];
+	return NULL;
+}
+
+/* A version 3 event longer than its 56 bytes: its register block. */
+static int check_args(struct dcg_reader *r, const struct dcg_rec_event *ev)
+{
+	const char *what;
+	char why[160];
+	size_t at;
+
+	if (!dcg_reader_has_args(r) || ev->r.size <= sizeof(*ev))
+		return 0;
+	if (!r->args) {
+		r->args = malloc(sizeof(*r->args));
+		if (!r->args)
+			return fail(r, r->offset, "out of memory");
+	}
+	r->args_rec = NULL;
+	what = parse_args(ev, r->args, &at, why, sizeof(why));
+	if (!what) {
+		r->args_rec = ev;
+		return 0;
+	}
+	return fail(r, r->offset + at, "event record at %llu: %s",
+		    (unsigned long long)r->offset, what);
 }
 
 /* Flags only the engine's RETs carry (runtime/thread.c). */
@@ -271,7 +446,7 @@ static int check_event(struct dcg_reader *r, const struct dcg_rec_event *ev)
 	if ((ev->flags & DCG_EVF_UNMATCHED) && ev->depth)
 		return fail(r, off, "event record: depth %u on an unmatched ret (must be 0)",
 			    ev->depth);
-	return 0;
+	return check_args(r, ev);
 }
 
 static int check_map(struct dcg_reader *r, const struct dcg_rec_map *m)

@@ -9,7 +9,7 @@
  * dcg_reader_next() hands out one validated record at a time.  The
  * pointer stays valid until the next call.  A record is valid when:
  *   - the stream starts with a DCG_REC_HEADER with the right magic and a
- *     supported version (1 or 2; every header of the stream the same);
+ *     supported version (1 to 3; every header of the stream the same);
  *   - its size is a multiple of 8, at least sizeof(struct dcg_rec), at
  *     most DCG_REC_MAX_SIZE, and at least the minimum of its type;
  *   - its string fields (map path, ksym name) end in a NUL inside it;
@@ -18,7 +18,9 @@
  *     a RET, ROOT on a CALL) and depth (>= 1 for CALL/ASYNC, 0 for an
  *     unmatched RET, < DCG_EVENT_DEPTH_MAX for a RET); a map's start below
  *     its end and its prot bits; a thread's what; a LOST's reason;
- *     every tid and pid below DCG_TID_LIMIT.
+ *     every tid and pid below DCG_TID_LIMIT;
+ *   - a version 3 event longer than 56 bytes holds exactly one register
+ *     block (dcg_ev_argv_get() below): see check_args() in the .c.
  * Records of unknown types are skipped by their size and counted.
  * The first invalid record ends the stream: dcg_reader_next() returns
  * -1 and dcg_reader_error() gives "FILE: offset N: what is wrong".
@@ -31,7 +33,31 @@
 #include "dcg_event.h"
 
 #define DCG_READER_BUFSIZE	(1u << 20)
+/*
+ * The newest version this reader reads: 3 adds register blocks to
+ * events (issue #17).  Producers write DCG_TRACE_VERSION, never more.
+ */
+#define DCG_READ_VERSION_MAX	3
+#if DCG_TRACE_VERSION > DCG_READ_VERSION_MAX
+#error "the reader does not know this trace version yet"
+#endif
 #define DCG_REC_TYPES		(DCG_REC_SWITCH + 1)
+
+/* One string of a register block: bytes point into the record. */
+struct dcg_ev_strv {
+	unsigned int argno;		/* index into regs[] */
+	unsigned int flags;		/* DCG_STR_* */
+	unsigned int len;
+	const char *bytes;		/* len bytes, no NUL */
+};
+
+/* An event's register block, unpacked. */
+struct dcg_ev_argv {
+	bool present;			/* the event carried a block */
+	unsigned int nregs, nstr;
+	dcg_u64 regs[DCG_ARGS_MAX];
+	struct dcg_ev_strv str[DCG_ARGS_MAX];	/* at most one per register */
+};
 
 struct dcg_reader {
 	const char *name;		/* for messages */
@@ -52,6 +78,9 @@ struct dcg_reader {
 	bool have_header;
 	/* a version 1 event, widened: insns 0 (dcg_reader_has_insns) */
 	struct dcg_rec_event ev_v1;
+	/* the last register block checked, for dcg_ev_argv_get() */
+	const void *args_rec;
+	struct dcg_ev_argv *args;
 
 	/* What the stream held, for footers and --stats. */
 	dcg_u64 count[DCG_REC_TYPES];	/* records by known type */
@@ -92,6 +121,24 @@ static inline bool dcg_reader_has_insns(const struct dcg_reader *r)
 }
 
 void dcg_reader_close(struct dcg_reader *r);
+
+/*
+ * The register block of @ev, a validated event handed out by @r (a
+ * version 3 event longer than 56 bytes); present false if none.  The
+ * strings point into the record: valid as long as it is.
+ */
+void dcg_ev_argv_get(const struct dcg_reader *r,
+		     const struct dcg_rec_event *ev, struct dcg_ev_argv *a);
+
+/* The string read from register @argno, or NULL. */
+const struct dcg_ev_strv *dcg_ev_argv_str(const struct dcg_ev_argv *a,
+					  unsigned int argno);
+
+/* Can this stream's events carry register blocks (version >= 3)? */
+static inline bool dcg_reader_has_args(const struct dcg_reader *r)
+{
+	return r->have_header && r->header.version >= 3;
+}
 
 /* Strings inside validated records. */
 const char *dcg_rec_map_path(const struct dcg_rec_map *m);
