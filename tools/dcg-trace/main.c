@@ -102,6 +102,8 @@ static void usage(FILE *f)
 "  -l, --leave-running    on Ctrl-C, detach and do not kill the program\n"
 "  -D, --depth N          step N levels deep; deeper calls run unstepped\n"
 "  -N, --exclude GLOB     calls into matching functions run unstepped\n"
+"      --annotate         count every instruction of each window, for\n"
+"                         per-line costs (dcg-report callgrind)\n"
 "      --native-syscalls  outside windows, system calls run at full speed;\n"
 "                         a program that blocks or ignores SIGTRAP may then\n"
 "                         lose its SIGTRAP handler (see the man page)\n"
@@ -152,6 +154,7 @@ static void parse_args(int argc, char **argv)
 		{ "exclude", required_argument, NULL, 'N' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "native-syscalls", no_argument, NULL, 'S' },
+		{ "annotate", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -192,6 +195,9 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'S':
 			T.opt.native_syscalls = true;
+			break;
+		case 'A':
+			T.opt.annotate = true;
 			break;
 		case 'D':
 			errno = 0;

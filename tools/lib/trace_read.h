@@ -17,8 +17,10 @@
  *     flags; an event's kind, flags (no unknown bits, RET-only flags on
  *     a RET, ROOT on a CALL) and depth (>= 1 for CALL/ASYNC, 0 for an
  *     unmatched RET, < DCG_EVENT_DEPTH_MAX for a RET); a map's start below
- *     its end and its prot bits; a thread's what; a LOST's reason;
- *     every tid and pid below DCG_TID_LIMIT.
+ *     its end and its prot bits; a thread's what; a LOST's reason; a
+ *     PROFILE's size (its nent entries, no more), flags, and entries
+ *     (ninsns and count >= 1, start + ninsns not wrapping); every tid
+ *     and pid below DCG_TID_LIMIT.
  * Records of unknown types are skipped by their size and counted.
  * The first invalid record ends the stream: dcg_reader_next() returns
  * -1 and dcg_reader_error() gives "FILE: offset N: what is wrong".
@@ -31,7 +33,7 @@
 #include "dcg_event.h"
 
 #define DCG_READER_BUFSIZE	(1u << 20)
-#define DCG_REC_TYPES		(DCG_REC_SWITCH + 1)
+#define DCG_REC_TYPES		(DCG_REC_PROFILE + 1)
 
 struct dcg_reader {
 	const char *name;		/* for messages */
@@ -58,6 +60,7 @@ struct dcg_reader {
 	dcg_u64 unknown;		/* records of unknown types, skipped */
 	dcg_u64 lost;			/* sum of LOST counts */
 	dcg_u64 lost_by_reason[4];	/* [0] = unknown reason */
+	dcg_u64 profile_dropped;	/* sum of PROFILE dropped insns */
 	bool have_stats;
 	struct dcg_rec_stats stats;	/* the last STATS record */
 
@@ -96,6 +99,9 @@ void dcg_reader_close(struct dcg_reader *r);
 /* Strings inside validated records. */
 const char *dcg_rec_map_path(const struct dcg_rec_map *m);
 const char *dcg_rec_ksym_name(const struct dcg_rec_ksym *k);
+
+/* The entries of a validated PROFILE record. */
+const struct dcg_prof_ent *dcg_rec_profile_ent(const struct dcg_rec_profile *p);
 
 /* Minimum size of a record of @type, 0 for unknown types. */
 size_t dcg_rec_min_size(unsigned int type);
