@@ -306,6 +306,14 @@ DCG_API int dcg_thread_stop(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
 			    dcg_u64 ts, const struct dcg_host_ops *ops);
 
 /*
+ * The host saw @n insns run unstepped, in a straight line from @start
+ * (a probed insn run out of line, a probe's return path before the
+ * window's first stop): the thread's insns and its profile count them.
+ */
+DCG_API void dcg_thread_count(struct dcg_thread *t, dcg_u64 start, dcg_u32 n,
+			      const struct dcg_host_ops *ops);
+
+/*
  * The thread goes into code the engine must not see (the host's own:
  * its probe handlers, its scheduler hooks).  A branch into a thunk that
  * led there is forgotten, without an event.  The host gives the engine

@@ -601,6 +601,14 @@ static void count_run(struct stop *st, dcg_u64 start, dcg_u32 n)
 		dcg_profile_add(st->t->prof, start, n, st->ops);
 }
 
+DCG_API void dcg_thread_count(struct dcg_thread *t, dcg_u64 start, dcg_u32 n,
+			      const struct dcg_host_ops *ops)
+{
+	struct stop st = { .t = t, .ops = ops };
+
+	count_run(&st, start, n);
+}
+
 static void classify_stop(struct stop *st)
 {
 	struct dcg_thread *t = st->t;
