@@ -464,7 +464,7 @@ static int finish(struct report *rp)
 	fprintf(f, "# dropped: %llu events\n", (unsigned long long)rp->rd.lost);
 	fprintf(f, "# ns: times include tracing overhead\n");
 	if (pl.lines)
-		fprintf(f, "# per-line Ir from %llu profile records: %llu Ir dropped by the tracer, %llu in code of no function shown, %llu on the last decodable insn of a run\n",
+		fprintf(f, "# per-line Ir from %llu profile records: %llu Ir dropped by the tracer; %llu Ir in code with no symbol or of no function shown (their functions' Ir stay on entry lines); %llu Ir on the last decodable insn of a run\n",
 			(unsigned long long)rp->prof.records,
 			(unsigned long long)rp->prof.dropped,
 			(unsigned long long)pl.outside,

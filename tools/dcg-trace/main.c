@@ -652,6 +652,10 @@ static int finish(void)
 		PRIu64 " step-overs, %" PRIu64 " signals passed on\n",
 		mode_name(T.mode), T.windows, T.stops, T.w.written,
 		T.w.dropped, T.stepovers, T.sigs_delivered);
+	if (T.opt.annotate)
+		fprintf(stderr, PROG ": --annotate: %" PRIu64
+			" tables written before their window ended (full)\n",
+			T.profile_flushes);
 	skip_report();
 	sigstate_report();
 	if (rc || detached || !T.exited)
