@@ -64,13 +64,56 @@ struct dcg_thunks {
 	dcg_u32 nret;
 };
 
+/*
+ * Per-run instruction counts of a window (dcg_rec_profile), in a table
+ * the host owns: cap slots (a power of two, at least 4), open
+ * addressing by the run's start.  A slot is free while its count is 0.
+ * The engine allocates nothing: when the table is three quarters full
+ * it asks the host to write it out (dcg_profile_flush_fn) and then
+ * clears it; when the host cannot, the run is not counted, and dropped
+ * says how many insns that lost.
+ */
+struct dcg_profile {
+	struct dcg_prof_ent *slots;	/* host-owned, cap entries */
+	dcg_u32 cap;
+	dcg_u32 used;			/* slots with a count */
+	dcg_u64 dropped;		/* insns not counted since the last
+					 * flush */
+	dcg_u64 flushes;		/* flushes made to free the table */
+};
+
+/*
+ * Write @p's used slots (count != 0) as PROFILE records of the thread,
+ * with @p->dropped and @flags (DCG_PROF_*).  Returns 0 when all were
+ * written (the engine then clears the table and dropped), <0 when
+ * nothing was: the table stays, and a run that finds no room is
+ * dropped (counted).  At a window's end the table is cleared either
+ * way; a host that could not write it counts the records as lost.
+ */
+typedef int (*dcg_profile_flush_fn)(void *ctx, const struct dcg_profile *p,
+				    unsigned int flags);
+
 struct dcg_host_ops {
 	dcg_read_fn		read;
 	dcg_func_bounds_fn	func_bounds;	/* may be NULL */
 	dcg_emit_fn		emit;
-	void			*ctx;		/* passed to all three */
+	void			*ctx;		/* passed to the callbacks */
 	const struct dcg_thunks	*thunks;	/* may be NULL */
+	dcg_profile_flush_fn	profile_flush;	/* may be NULL: a full table
+						 * then drops (counted) */
 };
+
+/*
+ * Use @slots (@cap entries, a power of two >= 4) as an empty table.
+ * Returns 0, or -1 when cap is not a power of two >= 4 (a quarter of
+ * the slots, at least one, always stays free).
+ */
+DCG_API int dcg_profile_init(struct dcg_profile *p, struct dcg_prof_ent *slots,
+			     dcg_u32 cap);
+
+/* Count one run of @ninsns insns at @start (exposed for the unit test). */
+DCG_API void dcg_profile_add(struct dcg_profile *p, dcg_u64 start,
+			     dcg_u32 ninsns, const struct dcg_host_ops *ops);
 
 /* dcg_thunk_at() */
 #define DCG_THUNK_NONE	0
@@ -230,6 +273,8 @@ struct dcg_thread {
 	dcg_u64 hide_ts;	/* when the thread went into hidden code */
 	dcg_u64 hide_ip;	/* from where: the last insn the engine saw
 				 * (the call site, for a call via a thunk) */
+	struct dcg_profile *prof;	/* per-run counts, NULL = off (the
+					 * host sets it after init) */
 };
 
 DCG_API void dcg_thread_init(struct dcg_thread *t, unsigned int mode,
@@ -261,6 +306,14 @@ DCG_API int dcg_thread_stop(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
 			    dcg_u64 ts, const struct dcg_host_ops *ops);
 
 /*
+ * The host saw @n insns run unstepped, in a straight line from @start
+ * (a probed insn run out of line, a probe's return path before the
+ * window's first stop): the thread's insns and its profile count them.
+ */
+DCG_API void dcg_thread_count(struct dcg_thread *t, dcg_u64 start, dcg_u32 n,
+			      const struct dcg_host_ops *ops);
+
+/*
  * The thread goes into code the engine must not see (the host's own:
  * its probe handlers, its scheduler hooks).  A branch into a thunk that
  * led there is forgotten, without an event.  The host gives the engine
@@ -287,7 +340,8 @@ DCG_API int dcg_thread_resume(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
 
 /*
  * Close the window: emits synthetic RETs (DCG_EVF_END) for every frame
- * still live, innermost first.
+ * still live, innermost first; then, with a profile table, writes it
+ * out (DCG_PROF_LAST) and clears it.
  */
 DCG_API void dcg_thread_end(struct dcg_thread *t, dcg_u64 ts,
 			    const struct dcg_host_ops *ops);

@@ -38,6 +38,7 @@ enum dcg_rec_type {
 	DCG_REC_STATS	= 7,	/* struct dcg_rec_stats */
 	DCG_REC_EDGE	= 8,	/* struct dcg_rec_edge */
 	DCG_REC_SWITCH	= 9,	/* struct dcg_rec_switch */
+	DCG_REC_PROFILE	= 11,	/* struct dcg_rec_profile + entries */
 };
 
 /* Largest record a producer may write; readers reject larger sizes. */
@@ -262,5 +263,51 @@ struct dcg_rec_switch {
 	dcg_u16 in_cpu;
 	dcg_u32 pad;
 };
+
+/*
+ * Instruction counts of one thread's window (issue #16), written only
+ * when asked for (dcg-trace --annotate, the tapset's
+ * dyncg_annotate()): how often each straight-line run of instructions
+ * ran.  An entry is a run of ninsns instructions that starts at start
+ * and goes on in address order (one in step mode; in the block modes
+ * the run from a stop to the branch that left it); the instruction
+ * addresses after the first need the code to decode.  A thread's
+ * PROFILE records belong to its window that is open or was the last
+ * one (its ROOT CALL came before them); a window can have several (the
+ * producer's table filled up), the last written after its END events.
+ * Over one window: the sum of count * ninsns, plus dropped, is the
+ * window's instruction count (the insns of its last event), the same
+ * count the events carry, made from the same stops.  The same start
+ * may appear in more than one entry (other ninsns, other records).
+ */
+struct dcg_prof_ent {
+	dcg_u64 start;		/* address of the run's first insn */
+	dcg_u32 ninsns;		/* >= 1 */
+	dcg_u32 pad;
+	dcg_u64 count;		/* times the run ran, >= 1 */
+};
+
+/* dcg_rec_profile.flags */
+#define DCG_PROF_LAST		0x1	/* the window's last PROFILE */
+#define DCG_PROF_ALL		0x1	/* every DCG_PROF_* bit */
+
+struct dcg_rec_profile {
+	struct dcg_rec r;	/* tid = thread */
+	dcg_u64 ts;		/* when it was written */
+	dcg_u64 dropped;	/* insns that ran but could not be counted
+				 * here (the table was full and could not
+				 * be written), since the thread's previous
+				 * PROFILE */
+	dcg_u32 nent;		/* entries that follow; r.size is
+				 * sizeof(this) + nent * sizeof(entry) */
+	dcg_u32 flags;		/* DCG_PROF_* */
+	/* followed by nent struct dcg_prof_ent */
+};
+
+/*
+ * Most entries one PROFILE record holds: (DCG_REC_MAX_SIZE - 32) / 24
+ * (tools/lib/trace_write.c checks it at compile time).
+ */
+#define DCG_PROF_MAX_ENT	169
 
 #endif /* DCG_EVENT_H */

@@ -503,6 +503,112 @@ static void leave_thunk(struct stop *st)
 	resync(st, w.from);
 }
 
+/* The profile table (struct dcg_profile): per-run instruction counts. */
+DCG_API int dcg_profile_init(struct dcg_profile *p, struct dcg_prof_ent *slots,
+			     dcg_u32 cap)
+{
+	dcg_u32 i;
+
+	if (cap < 4 || (cap & (cap - 1)))
+		return -1;
+	p->slots = slots;
+	p->cap = cap;
+	p->used = 0;
+	p->dropped = 0;
+	p->flushes = 0;
+	for (i = 0; i < cap; i++)
+		slots[i].count = 0;
+	return 0;
+}
+
+static void profile_clear(struct dcg_profile *p)
+{
+	dcg_u32 i;
+
+	for (i = 0; i < p->cap; i++)
+		p->slots[i].count = 0;
+	p->used = 0;
+	p->dropped = 0;
+}
+
+/* Hand the table to the host; clear it when the host wrote it. */
+static int profile_flush(struct dcg_profile *p, unsigned int flags,
+			 const struct dcg_host_ops *ops)
+{
+	if (!ops || !ops->profile_flush)
+		return -1;
+	if (ops->profile_flush(ops->ctx, p, flags) < 0)
+		return -1;
+	profile_clear(p);
+	return 0;
+}
+
+/* Fibonacci hashing of the run's start: code addresses differ low. */
+static dcg_u32 profile_hash(const struct dcg_profile *p, dcg_u64 start)
+{
+	return (dcg_u32)((start * 0x9e3779b97f4a7c15ull) >> 32) &
+	       (p->cap - 1);
+}
+
+/* The slot of the run (@start, @ninsns), or the free slot it would take. */
+static struct dcg_prof_ent *profile_slot(struct dcg_profile *p,
+					 dcg_u64 start, dcg_u32 ninsns)
+{
+	struct dcg_prof_ent *e;
+	dcg_u32 i;
+
+	/* a quarter of the table stays free: the probe ends */
+	for (i = profile_hash(p, start);; i = (i + 1) & (p->cap - 1)) {
+		e = &p->slots[i];
+		if (!e->count || (e->start == start && e->ninsns == ninsns))
+			return e;
+	}
+}
+
+DCG_API void dcg_profile_add(struct dcg_profile *p, dcg_u64 start,
+			     dcg_u32 ninsns, const struct dcg_host_ops *ops)
+{
+	struct dcg_prof_ent *e;
+
+	if (!ninsns)
+		return;
+	e = profile_slot(p, start, ninsns);
+	if (e->count) {
+		e->count++;
+		return;
+	}
+	/* A new run: a table three quarters full goes to the host first. */
+	if (p->used + 1 > p->cap - p->cap / 4) {
+		if (profile_flush(p, 0, ops) < 0) {
+			p->dropped += ninsns;
+			return;
+		}
+		p->flushes++;
+		e = profile_slot(p, start, ninsns);
+	}
+	e->start = start;
+	e->ninsns = ninsns;
+	e->pad = 0;
+	e->count = 1;
+	p->used++;
+}
+
+/* The engine counted @n insns from @start: the profile counts them too. */
+static void count_run(struct stop *st, dcg_u64 start, dcg_u32 n)
+{
+	st->t->insns += n;
+	if (st->t->prof)
+		dcg_profile_add(st->t->prof, start, n, st->ops);
+}
+
+DCG_API void dcg_thread_count(struct dcg_thread *t, dcg_u64 start, dcg_u32 n,
+			      const struct dcg_host_ops *ops)
+{
+	struct stop st = { .t = t, .ops = ops };
+
+	count_run(&st, start, n);
+}
+
 static void classify_stop(struct stop *st)
 {
 	struct dcg_thread *t = st->t;
@@ -517,7 +623,7 @@ static void classify_stop(struct stop *st)
 	 * insn, a RET's the ret.  Code that cannot be read or decoded ran
 	 * at least one insn.
 	 */
-	t->insns += r < 0 ? 1 : x.ninsns;
+	count_run(st, t->prev_ip, r < 0 ? 1 : x.ninsns);
 	if (r < 0) {
 		t->stats.decode_errors++;
 		if (r == DCG_CLASSIFY_EREAD)
@@ -567,7 +673,7 @@ static void count_loop(struct stop *st)
 	if (dcg_classify(DCG_MODE_BLOCK, st->t->prev_ip, st->ip, st->ops,
 			 &x) < 0)
 		x.ninsns = 1;
-	st->t->insns += x.ninsns;
+	count_run(st, st->t->prev_ip, x.ninsns);
 }
 
 DCG_API int dcg_thread_stop(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
@@ -591,7 +697,7 @@ DCG_API int dcg_thread_stop(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
 	else if (ip != t->prev_ip || sp != t->prev_sp)
 		classify_stop(&st);
 	else if (t->mode == DCG_MODE_STEP)
-		t->insns++;	/* one iteration of a rep string insn */
+		count_run(&st, ip, 1);	/* one iteration of a rep insn */
 	else
 		count_loop(&st);
 out:
@@ -621,6 +727,7 @@ DCG_API void dcg_thread_init(struct dcg_thread *t, unsigned int mode,
 	t->thunk.kind = 0;
 	t->hide_ts = 0;
 	t->hide_ip = 0;
+	t->prof = NULL;
 }
 
 DCG_API void dcg_thread_begin(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
@@ -671,6 +778,9 @@ DCG_API void dcg_thread_end(struct dcg_thread *t, dcg_u64 ts,
 		f = dcg_shadow_top(&t->shadow);
 		pop_frame(&st, DCG_EVF_END, t->prev_ip, f ? f->ret_addr : 0);
 	}
+	/* the window's counts go out after its END events */
+	if (t->prof && profile_flush(t->prof, DCG_PROF_LAST, ops) < 0)
+		profile_clear(t->prof);	/* the host counts what it lost */
 	t->have_prev = 0;
 	t->thunk.kind = 0;
 }

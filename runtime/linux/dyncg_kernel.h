@@ -32,6 +32,11 @@
 #define DCG_SCRIPT_DEPTH_LIMIT		65536
 /* Events per thread and window unless the script says otherwise. */
 #define DCG_DEFAULT_BUDGET	1000000ULL
+/*
+ * Runs (dynamic_call_graph_annotate) a slot counts before it writes
+ * them out: three quarters of the table, a power of two, 24 bytes each.
+ */
+#define DCG_PROF_SLOTS	256
 /* Records a slot collects before one transport message. */
 #define DCG_OBUF_SIZE	2048		/* per slot; one transport message, well
 					 * inside a 4 KiB relay sub-buffer */
@@ -99,6 +104,14 @@ struct dcg_slot {
 	char *obuf;			/* records not yet in the transport: */
 	u32 obuf_len;			/* whole records, flushed as one message */
 	u32 obuf_events;		/* events among them */
+	u64 obuf_prof_insns;		/* insns its PROFILE records count */
+
+	/* dynamic_call_graph_annotate(): per-run counts, binary output */
+	struct dcg_profile prof;
+	struct dcg_prof_ent prof_slots[DCG_PROF_SLOTS];
+	u64 prof_carry;			/* insns of PROFILE records the
+					 * transport refused: the next one's
+					 * dropped */
 	u64 budget;			/* events allowed in this window */
 	u64 produced;			/* events the engine made, this window */
 	u64 dropped;			/* ... and could not write (budget) */
@@ -115,6 +128,7 @@ struct dcg_globals {
 	struct dcg_args_cfg args;	/* registers after events */
 	int text_regs;			/* live text shows them: the script
 					 * set args, strings or retval */
+	int annotate;			/* PROFILE records (binary output) */
 	u32 max_depth;
 	u64 budget;
 	u64 start_ns;
@@ -184,6 +198,8 @@ static void dcg_out_thread(struct dcg_slot *s, u32 what);
 static void dcg_out_lost(struct dcg_slot *s, u64 count, u32 reason);
 static void dcg_out_maps(struct dcg_slot *s);
 static void dcg_out_stats(void);
+static int dcg_out_profile(void *ctx, const struct dcg_profile *p,
+			   unsigned int flags);
 
 /* edge_table.c */
 static void dcg_edge_add(u64 caller, u64 callee);

@@ -99,7 +99,8 @@ static void dcg_kernel_sync(struct dcg_kwin *kw, unsigned long ip,
 	 * The probed insn ran (in the trampoline or a slot): count it, after
 	 * the ROOT call (which opens the window at 0), and go on from ip.
 	 */
-	t->insns = dcg_kernel_insns_to(s, s->entry_ip, ip);
+	dcg_thread_count(t, s->entry_ip,
+			 dcg_kernel_insns_to(s, s->entry_ip, ip), &s->ops);
 	t->prev_ip = ip;
 	t->prev_sp = sp;
 	t->have_prev = 1;

@@ -191,6 +191,7 @@ static void dcg_kwin_setup(struct dcg_kwin *kw, struct pt_regs *regs,
 	s->ops.emit = dcg_emit;
 	s->ops.ctx = s;
 	s->ops.thunks = &dcg_kthunks;
+	dcg_slot_profile(s);	/* task_slots.c: annotate */
 	s->budget = READ_ONCE(dcg_g.budget);
 	s->produced = s->dropped = s->lost_buffer = s->stops = 0;
 	s->tid = current->pid;

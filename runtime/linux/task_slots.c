@@ -125,11 +125,28 @@ static int dcg_kslot_frames(struct dcg_slot *s, int idx)
 	s->obuf = s->obuf_mem;
 	s->obuf_len = 0;
 	s->obuf_events = 0;
+	s->obuf_prof_insns = 0;
+	s->prof_carry = 0;
 	if (!READ_ONCE(dcg_kframes))
 		return -ENOMEM;
 	s->frames = dcg_kframes + (size_t)idx * DCG_KDEPTH;
 	s->cap = DCG_KDEPTH;
 	return 0;
+}
+
+/*
+ * dynamic_call_graph_annotate(): the engine counts runs in the slot's
+ * own table (no allocation), after dcg_thread_init() (which turns it
+ * off).  Binary output only: the counts are records.
+ */
+static void dcg_slot_profile(struct dcg_slot *s)
+{
+	s->ops.profile_flush = NULL;
+	if (!READ_ONCE(dcg_g.annotate) || dcg_g.output != DCG_OUT_BINARY)
+		return;
+	dcg_profile_init(&s->prof, s->prof_slots, DCG_PROF_SLOTS);
+	s->engine.prof = &s->prof;
+	s->ops.profile_flush = dcg_out_profile;
 }
 
 /*
@@ -184,6 +201,8 @@ static struct dcg_slot *dcg_slot_claim(struct task_struct *t, const char **why)
 	s->obuf = s->obuf_mem;
 	s->obuf_len = 0;
 	s->obuf_events = 0;
+	s->obuf_prof_insns = 0;
+	s->prof_carry = 0;
 	s->mm = t->mm;
 	s->tid = t->pid;
 	s->pid = t->tgid;

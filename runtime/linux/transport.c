@@ -188,11 +188,13 @@ static void dcg_out_flush(struct dcg_slot *s)
 	if (dcg_out_commit(s->obuf, s->obuf_len)) {
 		s->lost_buffer += s->obuf_events;
 		atomic64_add(s->obuf_events, &dcg_g.dropped);
+		s->prof_carry += s->obuf_prof_insns;	/* said in the next */
 	} else {
 		atomic64_add(s->obuf_events, &dcg_g.written);
 	}
 	s->obuf_len = 0;
 	s->obuf_events = 0;
+	s->obuf_prof_insns = 0;
 }
 
 static void dcg_out_slot(struct dcg_slot *s, const void *rec,
@@ -446,6 +448,64 @@ static void dcg_out_switch(struct dcg_slot *s, u64 out_ts, u16 out_cpu,
 	r.out_cpu = out_cpu;
 	r.in_cpu = in_cpu;
 	dcg_out_slot(s, &r, sizeof(r), 0);
+}
+
+/*
+ * The engine's profile table (dynamic_call_graph_annotate), from the
+ * #DB handler when it is full or at the window's end: PROFILE records
+ * built in place in the slot's buffer (no stack buffer, no allocation),
+ * as many entries a record as fill it.  What the transport refuses is
+ * counted and said in the thread's next PROFILE (dropped).
+ */
+#define DCG_KPROF_ENT	((DCG_OBUF_SIZE - sizeof(struct dcg_rec_profile)) / \
+			 sizeof(struct dcg_prof_ent))
+
+static struct dcg_rec_profile *dcg_prof_rec(struct dcg_slot *s, u64 dropped)
+{
+	struct dcg_rec_profile *r;
+
+	if (s->obuf_len + sizeof(*r) + sizeof(struct dcg_prof_ent) >
+	    DCG_OBUF_SIZE)
+		dcg_out_flush(s);
+	r = (void *)(s->obuf + s->obuf_len);
+	memset(r, 0, sizeof(*r));
+	r->r.type = DCG_REC_PROFILE;
+	r->r.size = sizeof(*r);
+	r->r.tid = s->tid;
+	r->ts = dcg_now_ns();
+	r->dropped = dropped;
+	s->obuf_len += sizeof(*r);
+	s->obuf_prof_insns += dropped;
+	return r;
+}
+
+static int dcg_out_profile(void *ctx, const struct dcg_profile *p,
+			   unsigned int flags)
+{
+	struct dcg_slot *s = ctx;
+	struct dcg_rec_profile *r;
+	u32 i;
+
+	if (dcg_g.output != DCG_OUT_BINARY || !s->obuf)
+		return -1;
+	r = dcg_prof_rec(s, p->dropped + s->prof_carry);
+	s->prof_carry = 0;
+	for (i = 0; i < p->cap; i++) {
+		const struct dcg_prof_ent *e = &p->slots[i];
+
+		if (!e->count)
+			continue;
+		if (r->nent == DCG_KPROF_ENT ||
+		    s->obuf_len + sizeof(*e) > DCG_OBUF_SIZE)
+			r = dcg_prof_rec(s, 0);
+		memcpy(s->obuf + s->obuf_len, e, sizeof(*e));
+		s->obuf_len += sizeof(*e);
+		s->obuf_prof_insns += e->count * e->ninsns;
+		r->nent++;
+		r->r.size += sizeof(*e);
+	}
+	r->flags = flags;
+	return 0;
 }
 
 static void dcg_out_lost(struct dcg_slot *s, u64 count, u32 reason)

@@ -311,7 +311,7 @@ static void dcg_resume(struct dcg_slot *s, struct pt_regs *regs, int from)
 {
 	struct dcg_thread *t = &s->engine;
 	u32 d = t->shadow.depth;
-	u64 ra;
+	u64 ra, ran = t->have_prev ? t->prev_ip : regs->ip;
 
 	if (d && d <= t->shadow.cap) {
 		struct dcg_frame *f = &t->shadow.frames[d - 1];
@@ -319,15 +319,15 @@ static void dcg_resume(struct dcg_slot *s, struct pt_regs *regs, int from)
 		if (dcg_read_user(s, f->sp, &ra, sizeof(ra)) == sizeof(ra))
 			f->ret_addr = ra;
 	}
-	t->prev_ip = regs->ip;
-	t->prev_sp = regs->sp;
-	t->have_prev = 1;
 	/*
 	 * One instruction ran unstepped since the last stop (or the ROOT
 	 * call at 0): the probed one, out of line or emulated by uprobes,
-	 * or the program's own int3.
+	 * or the program's own int3, at the last stop.
 	 */
-	t->insns++;
+	dcg_thread_count(t, ran, 1, &s->ops);
+	t->prev_ip = regs->ip;
+	t->prev_sp = regs->sp;
+	t->have_prev = 1;
 	if (from == DCG_SLOT_OPENING)
 		dcg_uf_open(s, regs);	/* user_flags.c: the program's TF */
 	dcg_uf_resume(s, regs);		/* user_flags.c: a probed pushf */
@@ -613,6 +613,7 @@ static const char *dcg_open(struct pt_regs *regs, u64 entry_ip, int at_entry)
 	s->ops.emit = dcg_emit;
 	s->ops.thunks = NULL;
 	s->ops.ctx = s;
+	dcg_slot_profile(s);	/* task_slots.c: annotate */
 	dcg_skip_open(s);	/* skip.c: depth limit, exclusions */
 	s->budget = READ_ONCE(dcg_g.budget);
 	s->produced = s->dropped = s->lost_buffer = s->stops = 0;

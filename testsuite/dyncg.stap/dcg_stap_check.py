@@ -54,6 +54,17 @@
       stops a window early, e.g. at an exec); " (events after the end)"
       follows if a real event came after one of those.  Exits 0.
 
+  profile TRACE
+      Per window of a binary trace (a thread's ROOT call up to its
+      PROFILE record flagged last): the instructions the events give
+      (the last event's insns minus the root call's: the root's
+      inclusive count, which is the sum of every frame's self count)
+      against the sum of count * ninsns, plus dropped, over the
+      window's PROFILE records.  One line per window:
+        window N tid T events E insns I profile P records R dropped D
+      Exits 0 iff every window has PROFILE records and the two agree,
+      and there is at least one window.
+
 Both reductions are independent of the code under test: the oracle is
 the compiler's instrumentation, the counts are recomputed from events.
 """
@@ -277,6 +288,56 @@ def cmd_count(trace):
     return 0
 
 
+def cmd_profile(trace):
+    wins = []           # [tid, events, first insns, last insns, prof, recs, dropped, closed]
+    open_ = {}
+    for typ, tid, rec in records(trace):
+        if typ == 2:
+            flags, insns = rec[41], struct.unpack_from("<Q", rec, 48)[0]
+            w = open_.get(tid)
+            if flags & 0x20 or w is None:
+                w = [tid, 0, insns, insns, 0, 0, 0, False]
+                wins.append(w)
+                open_[tid] = w
+            w[1] += 1
+            w[3] = insns
+        elif typ == 11:
+            w = open_.get(tid)
+            if w is None:
+                print("PROFILE of thread %d outside a window" % tid)
+                w = [tid, 0, 0, 0, 0, 0, 0, False]
+                wins.append(w)
+                open_[tid] = w
+            dropped, nent, flags = struct.unpack_from("<QII", rec, 16)
+            if len(rec) != 32 + 24 * nent:
+                die("%s: PROFILE of size %d with %d entries" %
+                    (trace, len(rec), nent))
+            for i in range(nent):
+                _, n, _, count = struct.unpack_from("<QIIQ", rec, 32 + 24 * i)
+                w[4] += n * count
+            w[5] += 1
+            w[6] += dropped
+            if flags & 1:
+                w[7] = True
+                del open_[tid]
+    bad = 0
+    for i, w in enumerate(wins):
+        tid, events, first, last, prof, recs, dropped, closed = w
+        ok = closed and recs and prof + dropped == last - first
+        bad += not ok
+        print("window %d tid %d events %d insns %d profile %d records %d "
+              "dropped %d%s%s" % (i + 1, tid, events, last - first,
+                                  prof + dropped, recs, dropped,
+                                  "" if closed else " (no last PROFILE)",
+                                  "" if ok else " MISMATCH"))
+    if bad or not wins:
+        print("MISMATCH: %d of %d windows" % (bad, len(wins)))
+        return 1
+    print("MATCH: %d windows, %d insns" %
+          (len(wins), sum(w[3] - w[2] for w in wins)))
+    return 0
+
+
 def cmd_threads(trace):
     names = {1: "start", 2: "exit", 3: "exec"}
     seqs = collections.OrderedDict()
@@ -422,6 +483,8 @@ def main(argv):
         return cmd_count(argv[2])
     if len(argv) == 5 and argv[1] == "same":
         return cmd_same(argv[2], argv[3], argv[4])
+    if len(argv) == 3 and argv[1] == "profile":
+        return cmd_profile(argv[2])
     if len(argv) == 3 and argv[1] == "threads":
         return cmd_threads(argv[2])
     if len(argv) == 3 and argv[1] == "maps":
@@ -429,7 +492,7 @@ def main(argv):
     if len(argv) >= 3 and argv[1] == "windows":
         return cmd_windows(argv[2], argv[3:])
     die("usage: oracle BINARY HOOKLOG STAPTEXT ROOT | edges TRACE CSV | "
-        "count TRACE | threads TRACE | maps TRACE | same CSV1 CSV2 BINARY | "
+        "count TRACE | profile TRACE | threads TRACE | maps TRACE | same CSV1 CSV2 BINARY | "
         "windows CSV NAME...")
 
 

@@ -524,12 +524,44 @@ static void result(int ok, const char *fmt, const char *a, const char *b)
 static struct dcg_frame frames[MAX_FRAMES];
 static struct dcg_thread thread;
 
+/*
+ * The profile table (dcg_profile): when prof_cap is set, run() counts
+ * runs in a table of that many slots; the host's flush adds what it
+ * is given to prof_flushed (count * ninsns, and dropped), or refuses
+ * when prof_refuse is set.
+ */
+static struct dcg_prof_ent prof_slots[64];
+static struct dcg_profile prof;
+static dcg_u32 prof_cap;
+static int prof_refuse;
+static dcg_u64 prof_flushed;
+
+static dcg_u64 prof_sum(const struct dcg_profile *p)
+{
+	dcg_u64 sum = p->dropped;
+	dcg_u32 i;
+
+	for (i = 0; i < p->cap; i++)
+		sum += p->slots[i].count * p->slots[i].ninsns;
+	return sum;
+}
+
+static int prof_flush(void *ctx, const struct dcg_profile *p,
+		      unsigned int flags)
+{
+	if (prof_refuse)
+		return -1;
+	prof_flushed += prof_sum(p);
+	return 0;
+}
+
 /* Run a scenario's steps in @mode into events[]; returns the thread. */
 static struct dcg_thread *run(const struct scenario *sc, unsigned int mode)
 {
 	const struct dcg_host_ops *ops = sc->ops ? sc->ops :
 		sc->bounds ? &ops_bounds : &ops_plain;
 	struct dcg_thread *t = &thread;
+	struct dcg_host_ops pops;
 	dcg_u64 ts = 1;
 	int i;
 
@@ -537,6 +569,14 @@ static struct dcg_thread *run(const struct scenario *sc, unsigned int mode)
 	nevents = 0;
 	dcg_thread_init(t, mode, frames, sc->cap ? sc->cap : MAX_FRAMES);
 	t->max_depth = sc->max_depth;
+	if (prof_cap) {
+		pops = *ops;
+		pops.profile_flush = prof_flush;
+		ops = &pops;
+		dcg_profile_init(&prof, prof_slots, prof_cap);
+		prof_flushed = 0;
+		t->prof = &prof;
+	}
 	if (sc->here) {
 		dcg_thread_begin_here(t, sc->entry, sc->sp, ts);
 	} else {
@@ -609,6 +649,14 @@ static void same_insns(const struct scenario *sc, unsigned int mode)
 	       mode_name(mode));
 }
 
+/*
+ * Every scenario in @mode with a profile table of @cap slots: the runs'
+ * counts (written out, still in the table, or dropped) add up to the
+ * thread's insns, exactly; the window's end leaves the table empty
+ * when the host takes it.  @flushes: how many scenarios flushed early,
+ * so that the caller knows that path ran.
+ */
+static int profile_scenarios(unsigned int mode, dcg_u32 cap, int *flushes);
 #define N(a) (int)(sizeof(a) / sizeof((a)[0]))
 #define SCEN(nm, e, ...) \
 	{ .name = #nm, .entry = e, .sp = S0, .ret_addr = R0, \
@@ -1619,6 +1667,85 @@ static void test_insns(void)
 	}
 }
 
+static int profile_scenarios(unsigned int mode, dcg_u32 cap, int *flushes)
+{
+	dcg_u64 total, want;
+	unsigned int i;
+	int ok = 1;
+
+	*flushes = 0;
+	prof_cap = cap;
+	prof_refuse = 0;
+	for (i = 0; i < N(scenarios); i++) {
+		struct dcg_thread *t = run(&scenarios[i], mode);
+
+		want = t->insns;
+		total = prof_flushed + prof_sum(&prof);
+		*flushes += prof.flushes > 0;
+		if (total != want || (scenarios[i].end && prof.used)) {
+			printf("INFO: %s/%s/%u slots: profile %llu insns, events %llu\n",
+			       scenarios[i].name, mode_name(mode), cap,
+			       (unsigned long long)total,
+			       (unsigned long long)want);
+			ok = 0;
+		}
+	}
+	prof_cap = 0;
+	return ok;
+}
+
+static void test_profile(void)
+{
+	static const unsigned int modes[] = {
+		DCG_MODE_STEP, DCG_MODE_BLOCK, DCG_MODE_EMU_BLOCK,
+	};
+	struct dcg_profile p;
+	int ok, fl, any_fl = 0, any_dr = 0;
+	unsigned int m;
+
+	for (m = 0; m < N(modes); m++) {
+		ok = profile_scenarios(modes[m], 64, &fl);
+		result(ok, "profile: %s mode: the runs add up to the insns (%s)",
+		       mode_name(modes[m]), "64 slots");
+		ok = profile_scenarios(modes[m], 4, &fl);
+		any_fl += fl;
+		result(ok, "profile: %s mode: the runs add up to the insns (%s)",
+		       mode_name(modes[m]), "4 slots, flushed when full");
+	}
+	/*
+	 * A host that takes no table: the scenarios that end no window
+	 * (an end clears the table; the host counts what it lost).
+	 */
+	prof_cap = 4;
+	prof_refuse = 1;
+	ok = 1;
+	for (m = 0; m < N(scenarios); m++) {
+		struct dcg_thread *t;
+
+		if (scenarios[m].end)
+			continue;
+		t = run(&scenarios[m], DCG_MODE_STEP);
+		any_dr += prof.dropped > 0;
+		if (prof_sum(&prof) == t->insns)
+			continue;
+		printf("INFO: %s: refused: %llu counted + dropped, %llu insns\n",
+		       scenarios[m].name, (unsigned long long)prof_sum(&prof),
+		       (unsigned long long)t->insns);
+		ok = 0;
+	}
+	prof_cap = 0;
+	result(ok, "profile: %s: a full table the host cannot take drops, counted%s",
+	       "step mode", "");
+	result(any_fl > 0, "profile: some scenario filled 4 slots (%s)%s",
+	       "flushed early", "");
+	result(any_dr > 0, "profile: some scenario filled 4 slots (%s)%s",
+	       "dropped", "");
+	result(dcg_profile_init(&p, prof_slots, 2) < 0 &&
+	       dcg_profile_init(&p, prof_slots, 12) < 0 &&
+	       dcg_profile_init(&p, prof_slots, 8) == 0,
+	       "profile: a table is a power of two >= 4 slots%s%s", "", "");
+}
+
 int main(int argc, char **argv)
 {
 	unsigned int i;
@@ -1644,6 +1771,7 @@ int main(int argc, char **argv)
 	test_bad_code();
 	test_classify();
 	test_insns();
+	test_profile();
 	printf("INFO: %d failures\n", failures);
 	return 0;
 }

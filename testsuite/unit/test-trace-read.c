@@ -347,8 +347,91 @@ static void test_args(void)
 	dcg_reader_close(&r);
 }
 
+static struct dcg_rec_profile *add_profile(dcg_u32 nent)
+{
+	struct dcg_rec_profile *p;
+	struct dcg_prof_ent *e;
+	dcg_u32 i;
+
+	p = add(DCG_REC_PROFILE, sizeof(*p) + nent * sizeof(*e), 7);
+	p->nent = nent;
+	p->flags = DCG_PROF_LAST;
+	p->dropped = 5;
+	e = (void *)(p + 1);
+	for (i = 0; i < nent; i++) {
+		e[i].start = 0x401000 + 16 * i;
+		e[i].ninsns = 1 + i;
+		e[i].count = 3;
+	}
+	return p;
+}
+
+/* PROFILE records (dcg-trace --annotate): what a tracer can write. */
+static void test_profile(void)
+{
+	const struct dcg_rec *rec;
+	struct dcg_rec_profile *p;
+	struct dcg_prof_ent *e;
+	struct dcg_reader r;
+	int rc, n = 0, ok = 0;
+
+	len = 0;
+	add_header();
+	add_profile(2);
+	add_profile(0);
+	dcg_reader_open_mem(&r, "mem", buf.b, len);
+	while ((rc = dcg_reader_next(&r, &rec)) > 0) {
+		n++;
+		if (rec->type == DCG_REC_PROFILE &&
+		    ((const struct dcg_rec_profile *)rec)->nent == 2)
+			ok = dcg_rec_profile_ent((const void *)rec)[1].ninsns == 2;
+	}
+	check(rc == 0 && n == 3 && ok && r.profile_dropped == 10 &&
+	      r.count[DCG_REC_PROFILE] == 2,
+	      "profile records: read, entries and dropped");
+	dcg_reader_close(&r);
+
+	len = 0;
+	add_header();
+	p = add_profile(2);
+	p->nent = 3;
+	expect_error("profile: nent beyond its size",
+		     "mem: offset 56: profile record: size 80 does not hold its 3 entries (needs 104)");
+
+	len = 0;
+	add_header();
+	p = add_profile(2);
+	p->flags = 0x6;
+	expect_error("profile: unknown flags",
+		     "mem: offset 56: profile record: flags 0x6 unknown");
+
+	len = 0;
+	add_header();
+	p = add_profile(2);
+	e = (void *)(p + 1);
+	e[1].count = 0;
+	expect_error("profile: an entry that never ran",
+		     "mem: offset 56: profile record: entry 1 has 2 insns run 0 times (both must be >= 1)");
+
+	len = 0;
+	add_header();
+	p = add_profile(1);
+	e = (void *)(p + 1);
+	e[0].start = ~0ull - 1;
+	e[0].ninsns = 4;
+	expect_error("profile: a run that wraps",
+		     "mem: offset 56: profile record: entry 0 at 0xfffffffffffffffe wraps around the address space");
+
+	len = 0;
+	add_header();
+	add(DCG_REC_PROFILE, 24, 7);
+	expect_error("profile: too small",
+		     "mem: offset 56: profile record too small: size 24, needs at least 32");
+}
+
 int main(void)
 {
+	test_profile();
 	test_good_trace();
 	test_args();
 	test_refill();

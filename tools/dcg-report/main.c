@@ -666,6 +666,9 @@ static int replay(struct report *rp, bool scanned)
 		case DCG_REC_SWITCH:
 			walk_switch(rp, (const void *)rec);
 			break;
+		case DCG_REC_PROFILE:
+			walk_profile(rp, (const void *)rec);
+			break;
 		}
 	}
 	return rc;
@@ -755,6 +758,7 @@ void report_free(struct report *rp)
 {
 	walk_free(rp);
 	free(rp->edges.e);
+	prof_runs_free(&rp->prof);
 	if (rp->view->aggregate)
 		tree_free(&rp->tree);
 	dcg_sym_free(rp->sym);

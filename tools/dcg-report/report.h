@@ -148,6 +148,7 @@ struct view {
 	bool raw_events;		/* one line per event: PLT stubs and
 					 * lazy binding are not folded */
 	bool wants_srcline;		/* symbolize with file:line */
+	bool wants_profile;		/* PROFILE records into rp->prof */
 };
 
 /* The per-path call tree: node 0 is the virtual root above all roots. */
@@ -200,6 +201,26 @@ struct edge_recs {
 	dcg_u32 n, cap;
 };
 
+/*
+ * PROFILE records (dcg-trace --annotate): how often each straight-line
+ * run (start, ninsns) ran, summed over the trace's windows.
+ */
+struct prof_run {
+	dcg_u64 start;
+	dcg_u32 ninsns;
+	dcg_u64 count;
+};
+
+struct prof_runs {
+	struct prof_run *e;		/* open addressing, count 0 = free */
+	dcg_u32 n, cap;
+	dcg_u64 records;		/* PROFILE records taken */
+	dcg_u64 dropped;		/* their dropped insns */
+};
+
+void prof_runs_add(struct prof_runs *pr, const struct dcg_rec_profile *p);
+void prof_runs_free(struct prof_runs *pr);
+
 struct report {
 	struct options *o;
 	const struct view *view;
@@ -215,6 +236,7 @@ struct report {
 
 	struct tree tree;
 	struct edge_recs edges;
+	struct prof_runs prof;		/* views with wants_profile */
 	struct walk_stats ws;
 	dcg_u32 *chain;			/* announce(): frames to show */
 	dcg_u32 chain_cap;
@@ -232,6 +254,7 @@ void walk_finish(struct report *rp);
 void walk_free(struct report *rp);
 dcg_u64 rel_ts(const struct report *rp, dcg_u64 ts);
 void walk_switch(struct report *rp, const struct dcg_rec_switch *sw);
+void walk_profile(struct report *rp, const struct dcg_rec_profile *p);
 
 /* args.c: arguments and return values as the source would show them */
 bool show_args(const struct report *rp);	/* --args, v3 trace */

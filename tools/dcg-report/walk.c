@@ -97,6 +97,13 @@ static bool tid_wanted(const struct options *o, dcg_u32 tid)
 	return false;
 }
 
+/* A PROFILE record of a thread the report shows (--tid). */
+void walk_profile(struct report *rp, const struct dcg_rec_profile *p)
+{
+	if (rp->view->wants_profile && tid_wanted(rp->o, p->r.tid))
+		prof_runs_add(&rp->prof, p);
+}
+
 static bool glob_any(const char *const *globs, unsigned int n,
 		     const char *name)
 {

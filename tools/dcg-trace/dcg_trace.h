@@ -86,6 +86,11 @@ enum resume_how {
 };
 
 #define SHADOW_CAP 4096
+/*
+ * --annotate: runs counted per thread before the table is written out
+ * (three quarters of it; a power of two, 24 bytes each).
+ */
+#define PROFILE_SLOTS 8192
 
 struct task {
 	pid_t tid;
@@ -115,6 +120,8 @@ struct task {
 	uint64_t skip_ip, skip_sp;	/* where the handler returns to */
 	struct dcg_thread eng;
 	struct dcg_frame *frames;
+	struct dcg_profile prof;	/* --annotate: per-run counts */
+	struct dcg_prof_ent *prof_slots;
 	struct skip_task sk;	/* skip.c */
 
 	/* tracee_flags.c */
@@ -144,6 +151,7 @@ struct options {
 	uint64_t max_events;
 	int verbose;
 	uint32_t max_depth;	/* -D: 0 = unlimited */
+	bool annotate;		/* PROFILE records: per-run insn counts */
 	const char *excludes[64];	/* -N globs */
 	int nexcludes;
 };
@@ -180,6 +188,7 @@ struct tracer {
 	uint64_t stepovers;
 	uint64_t sigs_delivered;
 	uint64_t maps_written;
+	uint64_t profile_flushes;	/* --annotate tables written early */
 };
 
 extern struct tracer T;

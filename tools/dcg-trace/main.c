@@ -118,6 +118,8 @@ static void usage(FILE *f)
 "                         (or argument I, J: 1 to 6) points at\n"
 "      --retval N         record N return registers of each ret (rax rdx;\n"
 "                         0 to 2, default " RETVAL_DEFAULT_S ")\n"
+"      --annotate         count every instruction of each window, for\n"
+"                         per-line costs (dcg-report callgrind)\n"
 "      --native-syscalls  outside windows, system calls run at full speed;\n"
 "                         a program that blocks or ignores SIGTRAP may then\n"
 "                         lose its SIGTRAP handler (see the man page)\n"
@@ -226,6 +228,7 @@ static void parse_args(int argc, char **argv)
 		{ "args", required_argument, NULL, 'A' },
 		{ "arg-strings", required_argument, NULL, 'L' },
 		{ "retval", required_argument, NULL, 'R' },
+		{ "annotate", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -267,6 +270,9 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'S':
 			T.opt.native_syscalls = true;
+			break;
+		case 'P':	/* --annotate: PROFILE records */
+			T.opt.annotate = true;
 			break;
 		case 'D':
 			errno = 0;
@@ -737,6 +743,10 @@ static int finish(void)
 		PRIu64 " step-overs, %" PRIu64 " signals passed on\n",
 		mode_name(T.mode), T.windows, T.stops, T.w.written,
 		T.w.dropped, T.stepovers, T.sigs_delivered);
+	if (T.opt.annotate)
+		fprintf(stderr, PROG ": --annotate: %" PRIu64
+			" tables written before their window ended (full)\n",
+			T.profile_flushes);
 	skip_report();
 	sigstate_report();
 	if (rc || detached || !T.exited)

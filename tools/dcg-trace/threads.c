@@ -62,6 +62,7 @@ void task_del(struct task *t)
 			*pp = t->next;
 			T.ntasks--;
 			free(t->frames);
+			free(t->prof_slots);
 			free(t);
 			return;
 		}

@@ -79,6 +79,22 @@ static void host_emit(void *ctx, const struct dcg_rec_event *ev)
 	dcg_write_event(&T.w, &rec.e);
 }
 
+/*
+ * The engine's profile table is full, or the window ended: write it.
+ * A write error is the writer's (sticky, reported at close).
+ */
+static int host_profile_flush(void *ctx, const struct dcg_profile *p,
+			      unsigned int flags)
+{
+	struct task *t = ctx;
+
+	if (!(flags & DCG_PROF_LAST))
+		T.profile_flushes++;
+	dcg_write_profile(&T.w, t->tid, now_ns(), p->slots, p->cap,
+			  p->dropped, flags);
+	return 0;
+}
+
 static void ops_for(struct task *t, struct dcg_host_ops *ops)
 {
 	ops->read = host_read;
@@ -86,6 +102,7 @@ static void ops_for(struct task *t, struct dcg_host_ops *ops)
 	ops->emit = host_emit;
 	ops->ctx = t;
 	ops->thunks = NULL;	/* user space: no thunk ranges yet */
+	ops->profile_flush = T.opt.annotate ? host_profile_flush : NULL;
 }
 
 static unsigned int engine_mode(void)
@@ -102,6 +119,16 @@ static void window_init(struct task *t)
 	}
 	dcg_thread_init(&t->eng, engine_mode(), t->frames, SHADOW_CAP);
 	t->eng.max_depth = T.opt.max_depth;
+	if (T.opt.annotate) {
+		if (!t->prof_slots) {
+			t->prof_slots = calloc(PROFILE_SLOTS,
+					       sizeof(*t->prof_slots));
+			if (!t->prof_slots)
+				die(1, "out of memory");
+		}
+		dcg_profile_init(&t->prof, t->prof_slots, PROFILE_SLOTS);
+		t->eng.prof = &t->prof;
+	}
 	t->in_window = true;
 	T.windows++;
 	/*

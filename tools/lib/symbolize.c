@@ -1878,6 +1878,48 @@ const struct dcg_symbol *dcg_sym_lookup(struct dcg_symbolizer *s,
 	return &e->sym;
 }
 
+/* Up to @len bytes of the section of @elf that holds @rel (file-relative). */
+static int section_bytes(Elf *elf, GElf_Addr rel, void *buf, unsigned int len)
+{
+	Elf_Scn *scn = NULL;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	size_t n;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+		    !(sh.sh_flags & SHF_ALLOC) ||
+		    rel < sh.sh_addr || rel >= sh.sh_addr + sh.sh_size)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || rel - sh.sh_addr >= d->d_size)
+			return 0;
+		n = d->d_size - (rel - sh.sh_addr);
+		n = n < len ? n : len;
+		memcpy(buf, (const char *)d->d_buf + (rel - sh.sh_addr), n);
+		return n;
+	}
+	return 0;
+}
+
+int dcg_sym_code(struct dcg_symbolizer *s, dcg_u64 addr, void *buf,
+		 unsigned int len)
+{
+	Dwfl_Module *m;
+	Dwarf_Addr bias;
+	Elf *elf;
+
+	if (dcg_addr_is_kernel(addr))
+		return 0;
+	if (s->dwfl_stale)
+		build_dwfl(s);
+	m = s->dwfl ? dwfl_addrmodule(s->dwfl, addr) : NULL;
+	elf = m ? dwfl_module_getelf(m, &bias) : NULL;
+	if (!elf)
+		return 0;
+	return section_bytes(elf, addr - bias, buf, len);
+}
+
 const char *dcg_sym_object(struct dcg_symbolizer *s, dcg_u64 addr)
 {
 	const char *name, *mod;

@@ -70,6 +70,15 @@ const struct dcg_symbol *dcg_sym_lookup(struct dcg_symbolizer *s,
  */
 const char *dcg_sym_object(struct dcg_symbolizer *s, dcg_u64 addr);
 
+/*
+ * Up to @len bytes of code at user address @addr, from the object's
+ * file (the one the lookups use); returns how many, 0 when unknown
+ * (kernel addresses, no file).  For per-instruction views that need
+ * the instructions of a straight-line run.
+ */
+int dcg_sym_code(struct dcg_symbolizer *s, dcg_u64 addr, void *buf,
+		 unsigned int len);
+
 /* "func" or "func+0xN" into @buf; returns @buf. */
 const char *dcg_sym_format(const struct dcg_symbol *sym, char *buf,
 			   size_t len);

@@ -185,6 +185,7 @@ size_t dcg_rec_min_size(unsigned int type)
 	case DCG_REC_STATS:	return sizeof(struct dcg_rec_stats);
 	case DCG_REC_EDGE:	return sizeof(struct dcg_rec_edge);
 	case DCG_REC_SWITCH:	return sizeof(struct dcg_rec_switch);
+	case DCG_REC_PROFILE:	return sizeof(struct dcg_rec_profile);
 	}
 	return 0;
 }
@@ -202,7 +203,7 @@ static const char *const rec_names[DCG_REC_TYPES] = {
 	[DCG_REC_MAP] = "map", [DCG_REC_KSYM] = "ksym",
 	[DCG_REC_THREAD] = "thread", [DCG_REC_LOST] = "lost",
 	[DCG_REC_STATS] = "stats", [DCG_REC_EDGE] = "edge",
-	[DCG_REC_SWITCH] = "switch",
+	[DCG_REC_SWITCH] = "switch", [DCG_REC_PROFILE] = "profile",
 };
 
 static bool has_nul(const void *p, size_t len)
@@ -467,6 +468,39 @@ static int check_map(struct dcg_reader *r, const struct dcg_rec_map *m)
 	return 0;
 }
 
+const struct dcg_prof_ent *dcg_rec_profile_ent(const struct dcg_rec_profile *p)
+{
+	return (const void *)(p + 1);
+}
+
+/* The views sum count * ninsns: each entry is what a tracer can write. */
+static int check_profile(struct dcg_reader *r, const struct dcg_rec_profile *p)
+{
+	const struct dcg_prof_ent *e = dcg_rec_profile_ent(p);
+	dcg_u32 i;
+
+	if (p->r.size != sizeof(*p) + (size_t)p->nent * sizeof(*e))
+		return fail(r, r->offset,
+			    "profile record: size %u does not hold its %u entries (needs %zu)",
+			    p->r.size, p->nent,
+			    sizeof(*p) + (size_t)p->nent * sizeof(*e));
+	if (p->flags & ~DCG_PROF_ALL)
+		return fail(r, r->offset, "profile record: flags 0x%x unknown",
+			    p->flags & ~DCG_PROF_ALL);
+	for (i = 0; i < p->nent; i++) {
+		if (!e[i].ninsns || !e[i].count)
+			return fail(r, r->offset,
+				    "profile record: entry %u has %u insns run %llu times (both must be >= 1)",
+				    i, e[i].ninsns,
+				    (unsigned long long)e[i].count);
+		if (e[i].start + e[i].ninsns < e[i].start)
+			return fail(r, r->offset,
+				    "profile record: entry %u at 0x%llx wraps around the address space",
+				    i, (unsigned long long)e[i].start);
+	}
+	return 0;
+}
+
 /* Type-specific checks of a record whose size is already sane. */
 static int check_record(struct dcg_reader *r, const struct dcg_rec *rec)
 {
@@ -481,6 +515,8 @@ static int check_record(struct dcg_reader *r, const struct dcg_rec *rec)
 		return fail(r, r->offset, "%s record: tid %u is above the limit %u",
 			    rec_names[type], rec->tid, DCG_TID_LIMIT - 1);
 	switch (type) {
+	case DCG_REC_PROFILE:
+		return check_profile(r, (const void *)rec);
 	case DCG_REC_HEADER:
 		return check_header(r, (const void *)rec);
 	case DCG_REC_EVENT:
@@ -529,7 +565,7 @@ static int check_record(struct dcg_reader *r, const struct dcg_rec *rec)
 
 static void account(struct dcg_reader *r, const struct dcg_rec *rec)
 {
-	if (rec->type >= DCG_REC_TYPES || rec->type == 0) {
+	if (!dcg_rec_min_size(rec->type)) {
 		r->unknown++;
 		return;
 	}
@@ -539,6 +575,10 @@ static void account(struct dcg_reader *r, const struct dcg_rec *rec)
 
 		r->lost += l->count;
 		r->lost_by_reason[l->reason < 4 ? l->reason : 0] += l->count;
+	} else if (rec->type == DCG_REC_PROFILE) {
+		const struct dcg_rec_profile *p = (const void *)rec;
+
+		r->profile_dropped += p->dropped;
 	} else if (rec->type == DCG_REC_STATS) {
 		memcpy(&r->stats, rec, sizeof(r->stats));
 		r->have_stats = true;
@@ -590,8 +630,7 @@ int dcg_reader_next(struct dcg_reader *r, const struct dcg_rec **out)
 		return fail(r, r->offset,
 			    "truncated record: %zu of %u bytes (type %u)",
 			    avail, rec->size, rec->type);
-	if (rec->type > 0 && rec->type < DCG_REC_TYPES &&
-	    check_record(r, rec) < 0)
+	if (dcg_rec_min_size(rec->type) && check_record(r, rec) < 0)
 		return -1;
 	r->pos += rec->size;
 	r->next_offset += rec->size;

@@ -17,8 +17,10 @@
  *     flags; an event's kind, flags (no unknown bits, RET-only flags on
  *     a RET, ROOT on a CALL) and depth (>= 1 for CALL/ASYNC, 0 for an
  *     unmatched RET, < DCG_EVENT_DEPTH_MAX for a RET); a map's start below
- *     its end and its prot bits; a thread's what; a LOST's reason;
- *     every tid and pid below DCG_TID_LIMIT;
+ *     its end and its prot bits; a thread's what; a LOST's reason; a
+ *     PROFILE's size (its nent entries, no more), flags, and entries
+ *     (ninsns and count >= 1, start + ninsns not wrapping); every tid
+ *     and pid below DCG_TID_LIMIT;
  *   - a version 3 event longer than 56 bytes holds exactly one register
  *     block (dcg_ev_argv_get() below): see check_args() in the .c.
  * Records of unknown types are skipped by their size and counted.
@@ -41,7 +43,7 @@
 #if DCG_TRACE_VERSION > DCG_READ_VERSION_MAX
 #error "the reader does not know this trace version yet"
 #endif
-#define DCG_REC_TYPES		(DCG_REC_SWITCH + 1)
+#define DCG_REC_TYPES		(DCG_REC_PROFILE + 1)
 
 /* One string of a register block: bytes point into the record. */
 struct dcg_ev_strv {
@@ -87,6 +89,7 @@ struct dcg_reader {
 	dcg_u64 unknown;		/* records of unknown types, skipped */
 	dcg_u64 lost;			/* sum of LOST counts */
 	dcg_u64 lost_by_reason[4];	/* [0] = unknown reason */
+	dcg_u64 profile_dropped;	/* sum of PROFILE dropped insns */
 	bool have_stats;
 	struct dcg_rec_stats stats;	/* the last STATS record */
 
@@ -143,6 +146,9 @@ static inline bool dcg_reader_has_args(const struct dcg_reader *r)
 /* Strings inside validated records. */
 const char *dcg_rec_map_path(const struct dcg_rec_map *m);
 const char *dcg_rec_ksym_name(const struct dcg_rec_ksym *k);
+
+/* The entries of a validated PROFILE record. */
+const struct dcg_prof_ent *dcg_rec_profile_ent(const struct dcg_rec_profile *p);
 
 /* Minimum size of a record of @type, 0 for unknown types. */
 size_t dcg_rec_min_size(unsigned int type);

@@ -263,6 +263,53 @@ int dcg_write_thread(struct dcg_writer *w, dcg_u32 tid, dcg_u64 ts,
 	return put(w, &t, sizeof(t));
 }
 
+_Static_assert(sizeof(struct dcg_rec_profile) +
+	       DCG_PROF_MAX_ENT * sizeof(struct dcg_prof_ent) <=
+	       DCG_REC_MAX_SIZE && sizeof(struct dcg_rec_profile) +
+	       (DCG_PROF_MAX_ENT + 1) * sizeof(struct dcg_prof_ent) >
+	       DCG_REC_MAX_SIZE, "DCG_PROF_MAX_ENT fills a record");
+
+static int put_profile(struct dcg_writer *w, dcg_u32 tid, dcg_u64 ts,
+		       const struct dcg_prof_ent *ent, dcg_u32 n,
+		       dcg_u64 dropped, unsigned int flags)
+{
+	unsigned char rec[DCG_REC_MAX_SIZE];
+	struct dcg_rec_profile p;
+
+	memset(&p, 0, sizeof(p));
+	rec_init(&p.r, DCG_REC_PROFILE, sizeof(p) + n * sizeof(*ent), tid);
+	p.ts = ts;
+	p.dropped = dropped;
+	p.nent = n;
+	p.flags = flags;
+	memcpy(rec, &p, sizeof(p));
+	memcpy(rec + sizeof(p), ent, n * sizeof(*ent));
+	return put(w, rec, p.r.size);
+}
+
+int dcg_write_profile(struct dcg_writer *w, dcg_u32 tid, dcg_u64 ts,
+		      const struct dcg_prof_ent *slots, dcg_u32 nslots,
+		      dcg_u64 dropped, unsigned int flags)
+{
+	struct dcg_prof_ent ent[DCG_PROF_MAX_ENT];
+	dcg_u32 i, n = 0;
+	int r;
+
+	for (i = 0; i < nslots; i++) {
+		if (!slots[i].count)
+			continue;
+		if (n == DCG_PROF_MAX_ENT) {
+			r = put_profile(w, tid, ts, ent, n, dropped, 0);
+			if (r < 0)
+				return r;
+			dropped = 0;
+			n = 0;
+		}
+		ent[n++] = slots[i];
+	}
+	return put_profile(w, tid, ts, ent, n, dropped, flags);
+}
+
 int dcg_write_pending_lost(struct dcg_writer *w, dcg_u32 tid, dcg_u64 ts,
 			   unsigned int reason)
 {

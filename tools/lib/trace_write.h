@@ -67,6 +67,17 @@ int dcg_read_build_id(const char *path, void *buf, unsigned int size);
 int dcg_write_thread(struct dcg_writer *w, dcg_u32 tid, dcg_u64 ts,
 		     unsigned int what, dcg_u32 pid, const char *comm);
 
+/*
+ * The used entries (count != 0) of @slots[0..nslots) as PROFILE
+ * records of @tid, DCG_PROF_MAX_ENT entries a record; the first
+ * carries @dropped, the last @flags.  A table with no entries still
+ * gives one record (a window that ran nothing, or only dropped).
+ * Returns 0 or -errno.
+ */
+int dcg_write_profile(struct dcg_writer *w, dcg_u32 tid, dcg_u64 ts,
+		      const struct dcg_prof_ent *slots, dcg_u32 nslots,
+		      dcg_u64 dropped, unsigned int flags);
+
 /* Write a LOST record for events dropped since the last one, if any. */
 int dcg_write_pending_lost(struct dcg_writer *w, dcg_u32 tid, dcg_u64 ts,
 			   unsigned int reason);
