@@ -1,7 +1,8 @@
 /* e2eprog.c - traced for real by e2e.exp: sortit() calls qsort()
  * through the PLT, and libc calls cmp() back through a pointer.  The
  * program counts the calls of cmp() itself and prints the count, which
- * dcg-report's hot view must reproduce. */
+ * dcg-report's hot view must reproduce, and what sortit() returned,
+ * which the trace view's return line must show. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -23,7 +24,8 @@ int main(void)
 {
 	int v[] = { 5, 3, 9, 1, 7, 2, 8 };
 
-	sortit(v, 7);
-	printf("cmp %d\n", ncmp);
+	int first = sortit(v, 7);
+
+	printf("cmp %d\nsortit %d\n", ncmp, first);
 	return 0;
 }
