@@ -1909,8 +1909,19 @@ int dcg_sym_code(struct dcg_symbolizer *s, dcg_u64 addr, void *buf,
 	Dwarf_Addr bias;
 	Elf *elf;
 
-	if (dcg_addr_is_kernel(addr))
-		return 0;
+	Dwarf_Addr rel;
+
+	/*
+	 * Kernel code from the traced kernel's vmlinux: the bytes as built,
+	 * before the kernel patched its alternatives and static keys in
+	 * place (a patched site keeps its length, so only the instructions
+	 * inside it may be split otherwise; they share its line).
+	 */
+	if (dcg_addr_is_kernel(addr)) {
+		m = kernel_module(s, addr, &rel);
+		elf = m ? dwfl_module_getelf(m, &bias) : NULL;
+		return elf ? section_bytes(elf, rel - bias, buf, len) : 0;
+	}
 	if (s->dwfl_stale)
 		build_dwfl(s);
 	m = s->dwfl ? dwfl_addrmodule(s->dwfl, addr) : NULL;
