@@ -44,10 +44,12 @@ static int hop_decode(struct hop_code *c, dcg_u64 addr, struct dcg_insn *in)
 }
 
 /*
- * ud0/ud1/ud2 (0f ff, 0f b9, 0f 0b): the decoder gives their length,
- * but they never complete; stepped, the fault is seen where it happens.
+ * Not branches, but never run natively: ud0/ud1/ud2 (0f ff, 0f b9,
+ * 0f 0b) never complete (stepped, the fault is seen where it happens),
+ * and popf (9d) may set the program's own TF, which the host must see
+ * with a step (tools/dcg-trace/tracee_flags.c).
  */
-static int is_ud(const dcg_u8 *b, unsigned int len)
+static int not_native(const dcg_u8 *b, unsigned int len)
 {
 	unsigned int i = 0;
 
@@ -57,6 +59,8 @@ static int is_ud(const dcg_u8 *b, unsigned int len)
 			   b[i] == 0x64 || b[i] == 0x65 ||
 			   (b[i] & 0xf0) == 0x40))
 		i++;
+	if (i < len && b[i] == 0x9d)
+		return 1;
 	return i + 1 < len && b[i] == 0x0f &&
 	       (b[i + 1] == 0x0b || b[i + 1] == 0xb9 || b[i + 1] == 0xff);
 }
@@ -69,7 +73,7 @@ static int insn_interesting(const struct hop_code *c, dcg_u64 addr,
 		return 1;
 	if (in->flags & DCG_INSN_REP)
 		return 1;
-	return is_ud(c->buf + (addr - c->base), in->len);
+	return not_native(c->buf + (addr - c->base), in->len);
 }
 
 /* The walk over the function's own jumps (dcg_hop_plan). */

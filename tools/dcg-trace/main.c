@@ -96,7 +96,7 @@ static void usage(FILE *f)
 "  -f, --function FUNCS   trace each activation of these functions\n"
 "  -o, --output FILE      trace file (dcg-report reads it)\n"
 "  -p, --pid PID          attach to a running process\n"
-"  -m, --mode MODE        auto (default), block, step, emulated-block\n"
+"  -m, --mode MODE        auto (default), block, step, emulated-block, hop\n"
 "  -a, --all              trace everything from the program's start\n"
 "  -n, --max-events N     write at most N events; count the rest as lost\n"
 "  -l, --leave-running    on Ctrl-C, detach and do not kill the program\n"
@@ -135,7 +135,9 @@ static int parse_mode(const char *s)
 		return DCG_MODE_BLOCK;
 	if (!strcmp(s, "emulated-block") || !strcmp(s, "emu-block"))
 		return DCG_MODE_EMU_BLOCK;
-	die(2, "unknown mode '%s' (auto, block, step, emulated-block)", s);
+	if (!strcmp(s, "hop"))
+		return DCG_MODE_HOP;
+	die(2, "unknown mode '%s' (auto, block, step, emulated-block, hop)", s);
 }
 
 static void parse_args(int argc, char **argv)
@@ -545,6 +547,7 @@ static const char *mode_name(int mode)
 	switch (mode) {
 	case DCG_MODE_STEP:	return "step";
 	case DCG_MODE_BLOCK:	return "block";
+	case DCG_MODE_HOP:	return "hop";
 	default:		return "emulated-block";
 	}
 }
@@ -647,6 +650,7 @@ static int finish(void)
 		mode_name(T.mode), T.windows, T.stops, T.w.written,
 		T.w.dropped, T.stepovers, T.sigs_delivered);
 	skip_report();
+	hop_report();
 	sigstate_report();
 	if (rc || detached || !T.exited)
 		return rc;
