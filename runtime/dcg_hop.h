@@ -29,6 +29,10 @@
 #define DCG_HOP_SET	2	/* the interesting insns on every path
 				 * through the function's own jumps */
 
+/* dcg_hop_plan() flags */
+#define DCG_HOP_STRAIGHT	0x1	/* only DCG_HOP_NEXT: never explore jumps,
+					 * so that every count stays exact */
+
 struct dcg_hop_plan {
 	dcg_u8  kind;		/* DCG_HOP_* */
 	dcg_u8  n;		/* addresses in addr[], 0 for STEP */
@@ -50,9 +54,10 @@ struct dcg_hop_plan {
  * @nregs (DCG_HOP_SET, needs ops->func_bounds to know @ip's
  * function); else the first branch of any kind on the straight line
  * (DCG_HOP_NEXT); else, when that is the insn at @ip itself, DCG_HOP_STEP.
+ * @flags: DCG_HOP_STRAIGHT.
  * Never reads more than DCG_HOP_MAX_INSNS insns.  Returns plan->kind.
  */
-DCG_API int dcg_hop_plan(dcg_u64 ip, unsigned int nregs,
+DCG_API int dcg_hop_plan(dcg_u64 ip, unsigned int nregs, unsigned int flags,
 			 const struct dcg_host_ops *ops,
 			 struct dcg_hop_plan *plan);
 

@@ -87,7 +87,35 @@ struct explore {
 	dcg_u64 seen[MAX_BLOCKS];
 	unsigned int nseen;
 	struct dcg_hop_plan *plan;
+	dcg_u64 ip;		/* the stop: never armed */
+	struct dcg_hop_plan snap;	/* the last frontier that fit */
 };
+
+/*
+ * The interesting insns found so far, the jump targets not walked yet,
+ * and @here (the walk's position, 0 for none), when they fit: a plan
+ * too (a hit on a target is no transfer, the host plans again there
+ * without a step).  Kept in e->snap.
+ */
+static void snapshot(struct explore *e, dcg_u64 here)
+{
+	const struct dcg_hop_plan *p = e->plan;
+	unsigned int i, n = p->n + e->ntodo + (here != 0);
+
+	if (n > e->nregs || n == 0 || here == e->ip)
+		return;
+	for (i = 0; i < e->ntodo; i++)
+		if (e->todo[i] == e->ip)
+			return;
+	for (i = 0; i < p->n; i++)
+		if (p->addr[i] == e->ip)
+			return;
+	e->snap = *p;
+	for (i = 0; i < e->ntodo; i++)
+		e->snap.addr[e->snap.n++] = e->todo[i];
+	if (here)
+		e->snap.addr[e->snap.n++] = here;
+}
 
 static int seen(const struct explore *e, dcg_u64 addr)
 {
@@ -157,6 +185,7 @@ static int walk_block(struct explore *e, dcg_u64 addr)
 			if (add_block(e, in.target) < 0)
 				return -1;
 			addr += in.len;
+			snapshot(e, addr);
 			continue;
 		}
 		if (in.branch == DCG_BR_JMP && (in.flags & DCG_INSN_HAS_TARGET) &&
@@ -168,12 +197,16 @@ static int walk_block(struct explore *e, dcg_u64 addr)
 	}
 }
 
-/* DCG_HOP_SET: 0 when the whole set fits, <0 otherwise. */
+/*
+ * DCG_HOP_SET: 0 when the whole set fits, or failing that a frontier
+ * (snapshot()) does; <0 otherwise.
+ */
 static int plan_set(dcg_u64 ip, unsigned int nregs,
 		    const struct dcg_host_ops *ops, struct dcg_hop_plan *p)
 {
 	struct explore e;
 	dcg_u64 addr;
+	int r;
 
 	if (!ops || !ops->func_bounds ||
 	    ops->func_bounds(ops->ctx, ip, &e.lo, &e.hi) != 0 ||
@@ -188,16 +221,26 @@ static int plan_set(dcg_u64 ip, unsigned int nregs,
 	e.ntodo = 0;
 	e.nseen = 0;
 	e.plan = p;
+	e.ip = ip;
+	e.snap.n = 0;
 	e.todo[e.ntodo++] = ip;
 	while (e.ntodo > 0) {
 		addr = e.todo[--e.ntodo];
 		if (seen(&e, addr))
 			continue;
-		if (e.nseen == MAX_BLOCKS)
-			return -1;
-		e.seen[e.nseen++] = addr;
-		if (walk_block(&e, addr) < 0)
-			return -1;
+		r = e.nseen == MAX_BLOCKS ? -1 : 0;
+		if (r == 0) {
+			e.seen[e.nseen++] = addr;
+			r = walk_block(&e, addr);
+		}
+		if (r < 0) {
+			if (!e.snap.n)
+				return -1;
+			e.snap.walked = p->walked;
+			*p = e.snap;
+			return 0;
+		}
+		snapshot(&e, 0);
 	}
 	/* the insn at ip itself cannot be armed: the hit would be at once */
 	for (addr = 0; addr < p->n; addr++)
@@ -225,7 +268,7 @@ static dcg_u64 next_branch(dcg_u64 ip, const struct dcg_host_ops *ops,
 	return 0;	/* too far: step, the next stop plans again */
 }
 
-DCG_API int dcg_hop_plan(dcg_u64 ip, unsigned int nregs,
+DCG_API int dcg_hop_plan(dcg_u64 ip, unsigned int nregs, unsigned int flags,
 			 const struct dcg_host_ops *ops,
 			 struct dcg_hop_plan *p)
 {
@@ -239,7 +282,7 @@ DCG_API int dcg_hop_plan(dcg_u64 ip, unsigned int nregs,
 	p->kind = DCG_HOP_STEP;
 	if (nregs == 0)
 		return p->kind;
-	if (plan_set(ip, nregs, ops, p) == 0) {
+	if (!(flags & DCG_HOP_STRAIGHT) && plan_set(ip, nregs, ops, p) == 0) {
 		p->kind = DCG_HOP_SET;
 		return p->kind;
 	}

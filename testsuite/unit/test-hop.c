@@ -31,20 +31,39 @@
  * 44     eb da             jmp 20 <g>             (tail call)
  * 46     0f 0b             ud2
  * 48     0f ff ff          ud0 %edi,%edi
- * 4b..4f nopl (in k's bounds; the code ends at 0x50, unreadable after)
- * Function bounds: f [00,18) g [20,2b) h [30,38) k [40,60).
+ * 4b..4f nopl (in k's bounds; the code ends at 0x90, unreadable after)
+ * 50..5f zeros (not code: nothing reaches them)
+ * 60 m:  85 ff             test %edi,%edi
+ * 62     74 05             je 69
+ * 64     e8 f7 ff ff ff    call 60 <m>
+ * 69     83 ff 01          cmp $1,%edi
+ * 6c     74 0b             je 79
+ * 6e     83 ff 02          cmp $2,%edi
+ * 71     74 0b             je 7e
+ * 73     83 ff 03          cmp $3,%edi
+ * 76     74 0b             je 83
+ * 78     c3                ret
+ * 79     e8 e2 ff ff ff    call 60 <m>
+ * 7e     e8 dd ff ff ff    call 60 <m>
+ * 83     e8 d8 ff ff ff    call 60 <m>
+ * 88     c3                ret
+ * Function bounds: f [00,18) g [20,2b) h [30,38) k [40,50) m [60,89).
  */
 #include <stdio.h>
 #include <string.h>
 #include "dcg_hop.h"
 
 #define B	0x401000ULL
-static const unsigned char code[0x50] = {
+static const unsigned char code[0x90] = {
 	0x31, 0xc0, 0x85, 0xff, 0x74, 0x05, 0x83, 0xc0, 0x01, 0xeb, 0x03, 0x83, 0xe8, 0x01, 0xff, 0xcf,
 	0x75, 0xf0, 0xe8, 0x09, 0x00, 0x00, 0x00, 0xc3, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00,
 	0x85, 0xff, 0x0f, 0x85, 0xfa, 0x00, 0x00, 0x00, 0xf3, 0xa4, 0xc3, 0x0f, 0x1f, 0x44, 0x00, 0x00,
 	0x90, 0x83, 0xff, 0x01, 0x74, 0xfa, 0xff, 0xe0, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00,
 	0x90, 0x90, 0x72, 0x02, 0xeb, 0xda, 0x0f, 0x0b, 0x0f, 0xff, 0xff, 0x0f, 0x1f, 0x44, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x85, 0xff, 0x74, 0x05, 0xe8, 0xf7, 0xff, 0xff, 0xff, 0x83, 0xff, 0x01, 0x74, 0x0b, 0x83, 0xff,
+	0x02, 0x74, 0x0b, 0x83, 0xff, 0x03, 0x74, 0x0b, 0xc3, 0xe8, 0xe2, 0xff, 0xff, 0xff, 0xe8, 0xdd,
+	0xff, 0xff, 0xff, 0xe8, 0xd8, 0xff, 0xff, 0xff, 0xc3, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 };
 
 static int no_bounds;
@@ -63,7 +82,8 @@ static int rd(void *ctx, dcg_u64 addr, void *buf, unsigned int len)
 static int bounds(void *ctx, dcg_u64 addr, dcg_u64 *s, dcg_u64 *e)
 {
 	static const dcg_u64 f[][2] = {
-		{ 0x00, 0x18 }, { 0x20, 0x2b }, { 0x30, 0x38 }, { 0x40, 0x60 },
+		{ 0x00, 0x18 }, { 0x20, 0x2b }, { 0x30, 0x38 }, { 0x40, 0x50 },
+		{ 0x60, 0x89 },
 	};
 	unsigned int i;
 
@@ -100,6 +120,8 @@ static void check(int ok, const char *what)
 }
 
 /* Plan at B+@ip with @nregs; expect @kind and the offsets in @want. */
+static unsigned int plan_flags;
+
 static void plan(const char *what, unsigned int ip, unsigned int nregs,
 		 int kind, int n, const unsigned int *want)
 {
@@ -107,7 +129,7 @@ static void plan(const char *what, unsigned int ip, unsigned int nregs,
 	int i, j, ok;
 
 	memset(&p, 0xaa, sizeof(p));
-	dcg_hop_plan(B + ip, nregs, &ops, &p);
+	dcg_hop_plan(B + ip, nregs, plan_flags, &ops, &p);
 	ok = p.kind == kind && p.n == n;
 	for (i = 0; ok && i < n; i++) {
 		for (j = 0; j < p.n; j++)
@@ -164,6 +186,15 @@ int main(void)
 	static const unsigned int g_set[] = { 0x22 };
 	static const unsigned int k_next[] = { 0x42 };
 	static const unsigned int end_set[] = { 0x50 };
+	/*
+	 * by hand: the call at 64; past je 79 and je 7e (targets not
+	 * walked: 79, 7e) the walk stands at 73 with 4 addresses; je 83
+	 * and the ret make 5
+	 */
+	static const unsigned int m_front[] = { 0x64, 0x79, 0x7e, 0x73 };
+	static const unsigned int m_next[] = { 0x62 };
+	/* by hand, two registers: the call at 64 and the target 69 */
+	static const unsigned int m_front2[] = { 0x69, 0x64 };
 	static const unsigned int h_set[] = { 0x34 };
 	static const unsigned int k_set[] = { 0x44, 0x46 };
 	static const unsigned int f_next[] = { 0x04 };
@@ -180,17 +211,25 @@ int main(void)
 	plan("jmp to another function, ud2", 0x40, 4, DCG_HOP_SET, 2, k_set);
 	plan("set too big for one register: next transfer", 0x40, 1,
 	     DCG_HOP_NEXT, 1, k_next);
-	plan("unreadable code ahead is armed", 0x4b, 4, DCG_HOP_SET, 1,
-	     end_set);
+	plan("leaving the function by falling through is armed", 0x4b, 4,
+	     DCG_HOP_SET, 1, end_set);
+	plan("set too big: the frontier (a call, jump targets not walked, "
+	     "the walk's position)", 0x60, 4, DCG_HOP_SET, 4, m_front);
+	plan("set too big even for the frontier: next transfer", 0x60, 1,
+	     DCG_HOP_NEXT, 1, m_next);
+	plan("a frontier in two registers", 0x60, 2, DCG_HOP_SET, 2, m_front2);
 	plan("rep movsb at the stop: step", 0x28, 4, DCG_HOP_STEP, 0, NULL);
 	no_bounds = 1;
 	plan("no function bounds: next transfer", 0x00, 4,
 	     DCG_HOP_NEXT, 1, f_next);
 	no_bounds = 0;
+	plan_flags = DCG_HOP_STRAIGHT;
+	plan("straight only: next transfer", 0x00, 4, DCG_HOP_NEXT, 1, f_next);
+	plan_flags = 0;
 	count("count: straight line", 0x00, 0x04, 2, 1);
 	count("count: same place", 0x12, 0x12, 0, 1);
 	count("count: through a jcc (lead and branch)", 0x00, 0x0b, 3, 0);
-	count("count: unreadable code", 0x4b, 0x60, 1, 0);
+	count("count: unreadable code (three add %al,(%rax))", 0x8a, 0x99, 3, 0);
 	engine();
 	return failures ? 1 : 0;
 }

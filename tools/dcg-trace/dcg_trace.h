@@ -283,6 +283,7 @@ void mode_report(void);
 bool hop_resume(struct task *t);
 void hop_settle(struct task *t, uint64_t ip);
 bool hop_is_hit(struct task *t);
+bool hop_armed_at(const struct task *t, uint64_t addr);
 bool hop_sigtrap(struct task *t);
 void hop_end(struct task *t);
 void hop_exec(struct task *t);

@@ -29,8 +29,10 @@
  * the slots), and one that has its own TF set (tracee_flags.c).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/user.h>
@@ -41,8 +43,10 @@
 
 static struct {
 	uint64_t plans_set, plans_next, plans_step;
-	uint64_t hits, settles, inexact;
+	uint64_t hits, settles, inexact, other_traps;
 	bool refused_said;
+	bool env_read;
+	unsigned int flags;	/* DCG_TRACE_HOP=straight: DCG_HOP_STRAIGHT */
 } H;
 
 static long dr_off(int i)
@@ -152,8 +156,15 @@ bool hop_resume(struct task *t)
 	    t->foreign || dcg_thread_skipping(&t->eng) || t->eng.thunk.kind ||
 	    !t->regs_valid || !hop_usable(t))
 		return false;
+	if (!H.env_read) {
+		const char *how = getenv("DCG_TRACE_HOP");
+
+		H.env_read = true;
+		if (how && !strcmp(how, "straight"))
+			H.flags = DCG_HOP_STRAIGHT;
+	}
 	window_ops(t, &ops);
-	switch (dcg_hop_plan(t->regs.rip, DCG_HOP_MAX, &ops, &p)) {
+	switch (dcg_hop_plan(t->regs.rip, DCG_HOP_MAX, H.flags, &ops, &p)) {
 	case DCG_HOP_SET:
 		H.plans_set++;
 		break;
@@ -173,8 +184,8 @@ bool hop_resume(struct task *t)
 	t->hop.armed = true;
 	t->hop.start = t->regs.rip;
 	if (task_resume(t, RH_HOP, 0) != 0) {
-		/* another stop came first: it settles the run */
-		return true;
+		/* not resumed (gone, or another stop came first): no run */
+		hop_end(t);
 	}
 	return true;
 }
@@ -197,6 +208,17 @@ void hop_settle(struct task *t, uint64_t ip)
 	window_ops(t, &ops);
 	if (!dcg_thread_hop(&t->eng, ip, t->regs.rsp, &ops))
 		H.inexact++;
+}
+
+/* Is @addr in @t's plan (a native run under way)? */
+bool hop_armed_at(const struct task *t, uint64_t addr)
+{
+	int i;
+
+	for (i = 0; t->hop.armed && i < t->hop.n; i++)
+		if (t->hop.addr[i] == addr)
+			return true;
+	return false;
 }
 
 /*
@@ -223,8 +245,29 @@ bool hop_is_hit(struct task *t)
  */
 bool hop_sigtrap(struct task *t)
 {
-	if (!hop_is_hit(t))
+	if (!hop_is_hit(t)) {
+		uint64_t dr6 = 0;
+		siginfo_t si;
+
+		H.other_traps++;
+		/* the program's own, or a trap hop mode cannot explain */
+		{
+			dr_get(t, 6, &dr6);
+			si.si_code = 0;
+			ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si);
+			warnx_("thread %d: SIGTRAP at %#llx in a native run from "
+			       "%#llx is no hit: DR6 %#llx si_code %d, %d armed: "
+			       "%#llx %#llx %#llx %#llx", t->tid,
+			       (unsigned long long)t->regs.rip,
+			       (unsigned long long)t->hop.start,
+			       (unsigned long long)dr6, si.si_code, t->hop.n,
+			       (unsigned long long)t->hop.addr[0],
+			       (unsigned long long)t->hop.addr[1],
+			       (unsigned long long)t->hop.addr[2],
+			       (unsigned long long)t->hop.addr[3]);
+		}
 		return false;
+	}
 	H.hits++;
 	/* DR6 is sticky on some kernels: the next hit must be told apart */
 	dr_put(t, 6, 0);
@@ -255,10 +298,11 @@ void hop_report(void)
 		return;
 	fprintf(stderr, PROG ": hop: %llu plans over jumps, %llu to the next "
 		"transfer, %llu steps; %llu hits, %llu other stops in native "
-		"runs, %llu counts a lower bound\n",
+		"runs (%llu SIGTRAPs), %llu counts a lower bound\n",
 		(unsigned long long)H.plans_set,
 		(unsigned long long)H.plans_next,
 		(unsigned long long)H.plans_step, (unsigned long long)H.hits,
 		(unsigned long long)(H.settles - H.hits),
+		(unsigned long long)H.other_traps,
 		(unsigned long long)H.inexact);
 }

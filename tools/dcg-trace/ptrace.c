@@ -102,6 +102,9 @@ static void rewind_before_collect(const siginfo_t *si)
 	b = bp_find(t->regs.rip - 1);
 	if (!b || !b->inserted)
 		return;
+	/* a hit of hop mode's plan, one byte after an int3 of ours */
+	if (t->how == RH_HOP && hop_armed_at(t, t->regs.rip))
+		return;
 	t->regs.rip = b->addr;
 	if (task_setregs(t) == 0)
 		t->at_bp = true;
