@@ -45,9 +45,8 @@ struct dcg_hop_plan {
  * Where to arm at a stop at @ip, with @nregs (0..DCG_HOP_MAX) debug
  * registers free.  An interesting insn is one the engine must see run,
  * stepped: a call, a ret, an indirect jump, a direct jump leaving the
- * function of @ip (or to its entry: a tail call), syscall/int/iret, a
- * rep string insn (stepping counts its iterations), ud0/1/2 and popf,
- * code that cannot
+ * function of @ip (or to its entry: a tail call), syscall/int/iret,
+ * ud0/1/2 and popf, code that cannot
  * be read or decoded, and any address the walk reaches outside the
  * function.  The plan is the set of interesting insns reachable from
  * @ip through direct jumps inside the function when it fits in

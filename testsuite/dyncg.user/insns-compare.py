@@ -15,8 +15,8 @@ callgrind counts it), for the functions dcg-trace saw.  Callgrind's
 recursion suffixes (fib'2) are merged into the function.
 
 The rule for rep string insns (doc/dcg-report.1): callgrind counts
-n + 1 for a rep insn that ran its count n out (1 for n = 0); step and
-hop mode (which steps rep insns) count max(n, 1); the block modes count 1.  REPFN is the one function
+n + 1 for a rep insn that ran its count n out (1 for n = 0); step mode
+counts max(n, 1); the block modes and hop mode count 1.  REPFN is the one function
 holding rep insns, N,N,... the counts its rep insns ran with (the
 fixture prints them; "" or "-" for a program without rep insns, and then
 REPFN is not used); the expected dcg counts are callgrind's minus the
@@ -78,7 +78,7 @@ def rep_delta(mode, counts):
     d = 0
     for n in counts:
         cg = n + 1
-        dcg = max(n, 1) if mode.startswith(('step', 'hop')) else 1
+        dcg = max(n, 1) if mode == 'step' else 1
         d += cg - dcg
     return d
 
