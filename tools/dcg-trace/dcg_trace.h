@@ -285,11 +285,11 @@ void hop_settle(struct task *t, uint64_t ip);
 bool hop_is_hit(struct task *t);
 bool hop_armed_at(const struct task *t, uint64_t addr);
 bool hop_sigtrap(struct task *t);
+void hop_foreign_trap(struct task *t);
 void hop_end(struct task *t);
 void hop_exec(struct task *t);
 void hop_dr_written(struct task *t, int i);
 void hop_report(void);
-int hop_probe(void);
 
 /* skip.c */
 bool skip_enabled(void);

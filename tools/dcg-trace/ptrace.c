@@ -359,13 +359,19 @@ static void handle_sigtrap(struct task *t)
 			return;
 		}
 		b = int3_hit(t);
-		hop_settle(t, b ? b->addr : t->regs.rip);
 		if (b) {
+			hop_settle(t, b->addr);
 			bp_hit(t, b);
 			return;
 		}
-		if (skip_sigtrap(t, true))
+		/* an int3 of ours taken out since: rip goes back onto it */
+		if (skip_sigtrap(t, false)) {
+			hop_settle(t, t->regs.rip);
+			resume_task(t, 0);
 			return;
+		}
+		hop_foreign_trap(t);
+		hop_settle(t, t->regs.rip);
 		deliver_sigtrap(t);
 		return;
 	}
