@@ -58,6 +58,8 @@ struct dcg_rec {
 #define DCG_MODE_STEP		1	/* TF only: a stop after every insn */
 #define DCG_MODE_BLOCK		2	/* TF+BTF: a stop after taken branches */
 #define DCG_MODE_EMU_BLOCK	3	/* stepped, reported as block would be */
+#define DCG_MODE_HOP		4	/* debug registers on the next transfers,
+					 * each transfer stepped (runtime/dcg_hop.h) */
 
 /* dcg_rec_header.flags */
 #define DCG_HDR_KERNEL		0x1	/* events carry kernel addresses */

@@ -37,6 +37,7 @@ class Result:
         self.walls = []		# seconds, one per run
         self.native = None	# median native wall for the same size
         self.events = None	# text, with its unit
+        self.nevents = 0	# dcg-trace: events written
         self.indirect = "n/a"
         self.size = None	# bytes of output, or text
         self.needs = ""

@@ -11,6 +11,7 @@
  *   memory.c      /proc/PID/mem reads, cache of read-only code pages
  *   symbols.c     function names -> addresses (libdwfl), maps, MAP records
  *   mode.c        --mode auto: does PTRACE_SINGLEBLOCK stop less often?
+ *   hop.c         --mode hop: debug registers on the next transfers
  *   frontend.c    the process the user sees; the tracer is its child
  *   guardian.c    a process that restores our int3s if we are killed
  *   tracee_flags.c the program's own TF: hidden from it, its traps kept
@@ -83,6 +84,19 @@ enum resume_how {
 	RH_CONT,
 	RH_STEP,
 	RH_BLOCK,
+	RH_HOP,		/* PTRACE_CONT with a hop plan armed (hop.c) */
+};
+
+/* hop.c: the debug registers of a thread in hop mode. */
+struct hop_task {
+	bool armed;		/* a native run under DR7 is under way */
+	bool checked;		/* DR7 looked at (the program's own?) */
+	bool off;		/* stepped instead: registers not ours */
+	uint8_t dr_valid;	/* bit i: dr[i] is what DRi holds */
+	int n;			/* addresses armed */
+	uint64_t start;		/* rip where the run began */
+	uint64_t addr[4];
+	uint64_t dr[4];
 };
 
 #define SHADOW_CAP 4096
@@ -123,6 +137,7 @@ struct task {
 	struct dcg_profile prof;	/* --annotate: per-run counts */
 	struct dcg_prof_ent *prof_slots;
 	struct skip_task sk;	/* skip.c */
+	struct hop_task hop;	/* hop.c */
 
 	/* tracee_flags.c */
 	bool own_tf;		/* the program's TF, not ours */
@@ -239,6 +254,7 @@ void window_open_here(struct task *t);
 void window_close(struct task *t);
 void window_stop(struct task *t);
 bool window_is_branch_stop(struct task *t);
+void window_ops(struct task *t, struct dcg_host_ops *ops);
 extern const struct dcg_host_ops host_ops;
 
 /* symbols.c */
@@ -272,6 +288,18 @@ void guardian_done(void);
 /* mode.c */
 int mode_detect(void);
 void mode_report(void);
+
+/* hop.c */
+bool hop_resume(struct task *t);
+void hop_settle(struct task *t, uint64_t ip);
+bool hop_is_hit(struct task *t);
+bool hop_armed_at(const struct task *t, uint64_t addr);
+bool hop_sigtrap(struct task *t);
+void hop_foreign_trap(struct task *t);
+void hop_end(struct task *t);
+void hop_exec(struct task *t);
+void hop_dr_written(struct task *t, int i);
+void hop_report(void);
 
 /* skip.c */
 bool skip_enabled(void);

@@ -45,6 +45,7 @@
  * See doc/reliability.md.
  */
 #include <dirent.h>
+#include <stddef.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -58,6 +59,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
+#include <sys/user.h>
 #include "dcg_trace.h"
 
 #define GUARD_SLOTS 65536	/* 1 MiB of address space, touched lazily */
@@ -316,6 +318,25 @@ static bool trapped_on_ours(uint64_t rip)
 }
 
 /*
+ * A thread left in a native run of hop mode (tools/dcg-trace/hop.c):
+ * its debug registers are ours (hop mode only runs threads whose DR7
+ * was 0), and the detach does not clear them.  A SIGTRAP of a hit
+ * still pending is ours too.
+ */
+static int unhop(pid_t tid, int *sig)
+{
+	long off6 = offsetof(struct user, u_debugreg) + 6 * sizeof(long);
+	long off7 = offsetof(struct user, u_debugreg) + 7 * sizeof(long);
+	long dr6;
+
+	errno = 0;
+	dr6 = ptrace(PTRACE_PEEKUSER, tid, (void *)off6, NULL);
+	if (*sig == SIGTRAP && !errno && (dr6 & 0xf))
+		*sig = 0;
+	return ptrace(PTRACE_POKEUSER, tid, (void *)off7, NULL) == 0;
+}
+
+/*
  * Thread @tid is in a group-stop and nobody traces it.  Attach for a
  * moment: PTRACE_DETACH clears the TF the dead tracer set for a single
  * step (the kernel's detach at tracer exit leaves it set, and the next
@@ -343,12 +364,15 @@ static int fix_thread(pid_t tid)
 		if (ptrace(PTRACE_SETREGS, tid, 0, &G->inject_regs) == 0)
 			fixed = 1;
 	} else if (ptrace(PTRACE_GETREGS, tid, 0, &regs) == 0 &&
-	    tid < GUARD_TIDS && G->how[tid] == 1 + RH_CONT &&
+	    tid < GUARD_TIDS && (G->how[tid] == 1 + RH_CONT ||
+				 G->how[tid] == 1 + RH_HOP) &&
 	    trapped_on_ours(regs.rip)) {
 		regs.rip--;
 		if (ptrace(PTRACE_SETREGS, tid, 0, &regs) == 0)
 			fixed = 1;
 	}
+	if (tid < GUARD_TIDS && G->how[tid] == 1 + RH_HOP)
+		fixed |= unhop(tid, &sig);
 	ptrace(PTRACE_DETACH, tid, 0, (void *)(long)sig);
 	return fixed;
 }

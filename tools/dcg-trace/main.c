@@ -106,7 +106,7 @@ static void usage(FILE *f)
 "  -f, --function FUNCS   trace each activation of these functions\n"
 "  -o, --output FILE      trace file (dcg-report reads it)\n"
 "  -p, --pid PID          attach to a running process\n"
-"  -m, --mode MODE        auto (default), block, step, emulated-block\n"
+"  -m, --mode MODE        auto (default), block, step, emulated-block, hop\n"
 "  -a, --all              trace everything from the program's start\n"
 "  -n, --max-events N     write at most N events; count the rest as lost\n"
 "  -l, --leave-running    on Ctrl-C, detach and do not kill the program\n"
@@ -153,7 +153,9 @@ static int parse_mode(const char *s)
 		return DCG_MODE_BLOCK;
 	if (!strcmp(s, "emulated-block") || !strcmp(s, "emu-block"))
 		return DCG_MODE_EMU_BLOCK;
-	die(2, "unknown mode '%s' (auto, block, step, emulated-block)", s);
+	if (!strcmp(s, "hop"))
+		return DCG_MODE_HOP;
+	die(2, "unknown mode '%s' (auto, block, step, emulated-block, hop)", s);
 }
 
 /* A count from 0 to @max, for --args and --retval. */
@@ -642,6 +644,7 @@ static const char *mode_name(int mode)
 	switch (mode) {
 	case DCG_MODE_STEP:	return "step";
 	case DCG_MODE_BLOCK:	return "block";
+	case DCG_MODE_HOP:	return "hop";
 	default:		return "emulated-block";
 	}
 }
@@ -748,6 +751,7 @@ static int finish(void)
 			" tables written before their window ended (full)\n",
 			T.profile_flushes);
 	skip_report();
+	hop_report();
 	sigstate_report();
 	if (rc || detached || !T.exited)
 		return rc;

@@ -49,7 +49,7 @@ static enum resume_how window_how(void)
 /* Was @t last resumed stepping (so that a SIGTRAP is likely a step)? */
 static bool stepped(struct task *t)
 {
-	return t->how != RH_CONT;
+	return t->how == RH_STEP || t->how == RH_BLOCK;
 }
 
 static pid_t wait_for(pid_t tid, int *status)
@@ -96,11 +96,14 @@ static void rewind_before_collect(const siginfo_t *si)
 	if (si->si_code != CLD_TRAPPED || si->si_status != SIGTRAP)
 		return;
 	t = task_find(si->si_pid);
-	if (!t || t->parked || t->how != RH_CONT || t->at_bp ||
+	if (!t || t->parked || stepped(t) || t->at_bp ||
 	    task_getregs(t) < 0)
 		return;
 	b = bp_find(t->regs.rip - 1);
 	if (!b || !b->inserted)
+		return;
+	/* a hit of hop mode's plan, one byte after an int3 of ours */
+	if (t->how == RH_HOP && hop_armed_at(t, t->regs.rip))
 		return;
 	t->regs.rip = b->addr;
 	if (task_setregs(t) == 0)
@@ -181,6 +184,9 @@ void resume_task(struct task *t, int sig)
 	}
 	t->rewound = false;
 	if (how == RH_STEP) {
+		/* hop mode: native to the next transfers instead (hop.c) */
+		if (!sig && hop_resume(t))
+			return;
 		t->step_from = t->regs.rip;
 		tflags_before_step(t);
 	}
@@ -346,6 +352,29 @@ static void handle_sigtrap(struct task *t)
 	if (task_getregs(t) < 0)
 		return;
 	sigstate_trap(t);	/* a forced SIGTRAP: see sigtrap_state.c */
+	if (t->hop.armed) {
+		/* a native run in hop mode: its hit, or anything else */
+		if (hop_sigtrap(t)) {
+			resume_task(t, 0);
+			return;
+		}
+		b = int3_hit(t);
+		if (b) {
+			hop_settle(t, b->addr);
+			bp_hit(t, b);
+			return;
+		}
+		/* an int3 of ours taken out since: rip goes back onto it */
+		if (skip_sigtrap(t, false)) {
+			hop_settle(t, t->regs.rip);
+			resume_task(t, 0);
+			return;
+		}
+		hop_foreign_trap(t);
+		hop_settle(t, t->regs.rip);
+		deliver_sigtrap(t);
+		return;
+	}
 	if (stepped(t)) {
 		if (skip_stepped_into_int3(t))
 			return;
@@ -426,6 +455,10 @@ void handle_stop(struct task *t, int status)
 	}
 	t->listening = false;
 	sig = WSTOPSIG(status);
+	/* a native run (hop mode) ends here unless its own trap says more */
+	if (t->hop.armed && (sig != SIGTRAP || (status >> 16)) &&
+	    task_getregs(t) == 0)
+		hop_settle(t, t->regs.rip);
 	if (status >> 16) {
 		handle_event(t, status >> 16, sig);
 		return;
@@ -540,6 +573,7 @@ static void exec_happened(struct task *t)
 	}
 	thread_record(t, DCG_THREAD_EXEC);
 	sigstate_exec(t);
+	hop_exec(t);
 	bp_forget_all();
 	maps_forget();
 	mem_open(T.pid);
@@ -803,7 +837,7 @@ static bool our_trap(struct task *t)
 {
 	struct bp *b;
 
-	if (stepped(t))
+	if (stepped(t) || hop_is_hit(t))
 		return true;
 	b = int3_hit(t);
 	if (b) {

@@ -249,6 +249,7 @@ static int hw_arm(struct task *t, uint64_t addr)
 		return -EBUSY;
 	if (t->sk.dr_addr != addr) {
 		ret = dr_write(t, i, addr);
+		hop_dr_written(t, i);
 		if (ret < 0)
 			goto fail;
 		t->sk.dr_addr = addr;

@@ -95,7 +95,8 @@ static int ptrace_resume(pid_t tid, enum resume_how how, int sig)
 {
 	long cont = T.opt.native_syscalls ? PTRACE_CONT : PTRACE_SYSCALL;
 	long req = how == RH_STEP ? PTRACE_SINGLESTEP :
-		   how == RH_BLOCK ? PTRACE_SINGLEBLOCK : cont;
+		   how == RH_BLOCK ? PTRACE_SINGLEBLOCK :
+		   how == RH_HOP ? PTRACE_CONT : cont;
 
 	return ptrace(req, tid, 0, (void *)(long)sig);
 }

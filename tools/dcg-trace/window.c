@@ -105,9 +105,17 @@ static void ops_for(struct task *t, struct dcg_host_ops *ops)
 	ops->profile_flush = T.opt.annotate ? host_profile_flush : NULL;
 }
 
+/* For hop.c: the engine's view of @t's memory. */
+void window_ops(struct task *t, struct dcg_host_ops *ops)
+{
+	ops_for(t, ops);
+}
+
+/* Hop mode steps every transfer: the engine works as in step mode. */
 static unsigned int engine_mode(void)
 {
-	return T.mode == DCG_MODE_STEP ? DCG_MODE_STEP : DCG_MODE_BLOCK;
+	return T.mode == DCG_MODE_STEP || T.mode == DCG_MODE_HOP ?
+	       DCG_MODE_STEP : DCG_MODE_BLOCK;
 }
 
 static void window_init(struct task *t)
@@ -172,6 +180,7 @@ void window_close(struct task *t)
 	if (!t->in_window)
 		return;
 	skip_end(t);
+	hop_end(t);
 	ops_for(t, &ops);
 	dcg_thread_end(&t->eng, now_ns(), &ops);
 	T.resyncs += t->eng.stats.resyncs;
@@ -226,7 +235,8 @@ void window_stop(struct task *t)
 	bool report = true;
 
 	T.window_stops++;
-	if (T.mode != DCG_MODE_STEP && t->how == RH_STEP)
+	if (T.mode != DCG_MODE_STEP && T.mode != DCG_MODE_HOP &&
+	    t->how == RH_STEP)
 		report = window_is_branch_stop(t);
 	if (report) {
 		ops_for(t, &ops);

@@ -227,7 +227,7 @@ static int check_header(struct dcg_reader *r, const struct dcg_rec_header *h)
 	if (h->host != DCG_HOST_PTRACE && h->host != DCG_HOST_STAP)
 		return fail(r, r->offset, "header record: host %u is unknown",
 			    h->host);
-	if (h->mode < DCG_MODE_STEP || h->mode > DCG_MODE_EMU_BLOCK)
+	if (h->mode < DCG_MODE_STEP || h->mode > DCG_MODE_HOP)
 		return fail(r, r->offset, "header record: mode %u is unknown",
 			    h->mode);
 	if (h->pid >= DCG_TID_LIMIT)
@@ -685,6 +685,7 @@ const char *dcg_mode_name(unsigned int mode)
 	case DCG_MODE_STEP:		return "step";
 	case DCG_MODE_BLOCK:		return "block";
 	case DCG_MODE_EMU_BLOCK:	return "emu-block";
+	case DCG_MODE_HOP:		return "hop";
 	}
 	return "unknown";
 }

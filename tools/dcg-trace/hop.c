@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hop.c - --mode hop: a trap per control transfer, not per instruction.
+ *
+ * Where BTF is ignored, stepping stops after every instruction.  In hop
+ * mode a thread in a window that would be stepped is instead given a
+ * plan (runtime/hop.c: the next instructions the engine must see run,
+ * on every path through its function's own jumps), the plan's
+ * addresses go into the thread's debug registers (execute breakpoints,
+ * PTRACE_POKEUSER of u_debugreg, DR7 local enables), and the thread
+ * runs with PTRACE_CONT.  At the hit (DR6 says which) the engine hears
+ * that the thread got there natively (dcg_thread_hop), the registers
+ * are disabled, and the instruction is single-stepped like any in step
+ * mode: the stop after it goes to the engine as in step mode.
+ *
+ * Any other stop during a native run (a signal, a fault, an int3 of
+ * ours, a PTRACE_INTERRUPT, another thread's exit_group) first settles
+ * the run at the thread's rip (hop_settle): DR7 cleared, the engine
+ * told, and the stop then handled as it would be in step mode.  A
+ * signal is delivered with a step, so its handler's entry is seen.
+ * DR7 is nonzero only while a native run is under way; window end,
+ * detach, exit (the kernel's) and exec (the kernel's) leave it 0, and
+ * the guardian clears it on threads left in a native run when
+ * dcg-trace dies.
+ *
+ * A thread whose DR7 is already nonzero when its first window opens (a
+ * debugger that left breakpoints) is stepped, with one line saying so;
+ * so is a thread whose debug registers cannot be written (perf holds
+ * the slots), and one that has its own TF set (tracee_flags.c).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include "dcg_trace.h"
+#include "dcg_hop.h"
+
+#define DR_HITS	0xfu	/* DR6 B0..B3 */
+
+static struct {
+	uint64_t plans_set, plans_next, plans_step;
+	uint64_t hits, settles, inexact, other_traps;
+	bool refused_said;
+	bool env_read;
+	unsigned int flags;	/* DCG_TRACE_HOP=straight: DCG_HOP_STRAIGHT */
+} H;
+
+static long dr_off(int i)
+{
+	return offsetof(struct user, u_debugreg) + i * sizeof(long);
+}
+
+static int dr_put(struct task *t, int i, uint64_t val)
+{
+	if (ptrace(PTRACE_POKEUSER, t->tid, (void *)dr_off(i),
+		   (void *)(uintptr_t)val) < 0)
+		return -errno;
+	return 0;
+}
+
+static int dr_get(struct task *t, int i, uint64_t *val)
+{
+	long v;
+
+	errno = 0;
+	v = ptrace(PTRACE_PEEKUSER, t->tid, (void *)dr_off(i), NULL);
+	if (errno)
+		return -errno;
+	*val = (uint64_t)v;
+	return 0;
+}
+
+/* Give up hopping on @t: it is stepped from now on. */
+static void hop_refuse(struct task *t, const char *why, uint64_t val)
+{
+	t->hop.off = true;
+	if (!H.refused_said)
+		fprintf(stderr, PROG ": thread %d: %s (%#llx): stepping it "
+			"instead of hop mode\n", t->tid, why,
+			(unsigned long long)val);
+	H.refused_said = true;
+}
+
+/* May @t run natively under debug registers? */
+static bool hop_usable(struct task *t)
+{
+	uint64_t dr7 = 0;
+	int r;
+
+	if (t->hop.off)
+		return false;
+	if (t->hop.checked)
+		return true;
+	t->hop.checked = true;
+	r = dr_get(t, 7, &dr7);
+	if (r < 0) {
+		hop_refuse(t, "cannot read DR7", (uint64_t)-r);
+		return false;
+	}
+	if (dr7 & 0xff) {
+		hop_refuse(t, "the program uses debug registers, DR7", dr7);
+		return false;
+	}
+	return true;
+}
+
+/* Write the plan's addresses and enable them; <0 on failure. */
+static int hop_arm(struct task *t, const struct dcg_hop_plan *p)
+{
+	uint64_t dr7 = 0;
+	int i, r;
+
+	for (i = 0; i < p->n; i++) {
+		if (!(t->hop.dr_valid & (1u << i)) || t->hop.dr[i] != p->addr[i]) {
+			r = dr_put(t, i, p->addr[i]);
+			if (r < 0)
+				return r;
+			t->hop.dr[i] = p->addr[i];
+			t->hop.dr_valid |= 1u << i;
+			/* skip.c caches what it wrote in its slot */
+			t->sk.dr_addr = 0;
+		}
+		/* execute breakpoint: R/W 00, LEN 00, local enable */
+		dr7 |= 1ull << (2 * i);
+	}
+	r = dr_put(t, 7, dr7);
+	if (r < 0)
+		return r;
+	t->hop.n = p->n;
+	memcpy(t->hop.addr, p->addr, sizeof(t->hop.addr));
+	return 0;
+}
+
+/* skip.c wrote debug register @i for its return breakpoint. */
+void hop_dr_written(struct task *t, int i)
+{
+	if (i >= 0 && i < DCG_HOP_MAX)
+		t->hop.dr_valid &= ~(1u << i);
+}
+
+/*
+ * Instead of a single step: run @t natively to its next transfers.
+ * True when it was resumed so; false when it must be stepped.
+ */
+bool hop_resume(struct task *t)
+{
+	struct dcg_host_ops ops;
+	struct dcg_hop_plan p;
+	int r;
+
+	if (T.mode != DCG_MODE_HOP || !t->in_window || t->own_tf ||
+	    t->foreign || dcg_thread_skipping(&t->eng) || t->eng.thunk.kind ||
+	    !t->regs_valid || !hop_usable(t))
+		return false;
+	if (!H.env_read) {
+		const char *how = getenv("DCG_TRACE_HOP");
+
+		H.env_read = true;
+		if (how && !strcmp(how, "straight"))
+			H.flags = DCG_HOP_STRAIGHT;
+	}
+	window_ops(t, &ops);
+	switch (dcg_hop_plan(t->regs.rip, DCG_HOP_MAX, H.flags, &ops, &p)) {
+	case DCG_HOP_SET:
+		H.plans_set++;
+		break;
+	case DCG_HOP_NEXT:
+		H.plans_next++;
+		break;
+	default:
+		H.plans_step++;
+		return false;
+	}
+	r = hop_arm(t, &p);
+	if (r < 0) {
+		dr_put(t, 7, 0);
+		hop_refuse(t, "cannot write debug registers, errno", -r);
+		return false;
+	}
+	t->hop.armed = true;
+	t->hop.start = t->regs.rip;
+	if (task_resume(t, RH_HOP, 0) != 0) {
+		/* not resumed (gone, or another stop came first): no run */
+		hop_end(t);
+	}
+	return true;
+}
+
+/*
+ * A native run of @t ended at @ip (regs valid): registers off, and the
+ * engine told how far the thread got.  Harmless when none was on.
+ */
+void hop_settle(struct task *t, uint64_t ip)
+{
+	struct dcg_host_ops ops;
+
+	if (!t->hop.armed)
+		return;
+	t->hop.armed = false;
+	dr_put(t, 7, 0);
+	H.settles++;
+	if (!t->in_window)
+		return;
+	window_ops(t, &ops);
+	if (!dcg_thread_hop(&t->eng, ip, t->regs.rsp, &ops))
+		H.inexact++;
+}
+
+/* Is @addr in @t's plan (a native run under way)? */
+bool hop_armed_at(const struct task *t, uint64_t addr)
+{
+	int i;
+
+	for (i = 0; t->hop.armed && i < t->hop.n; i++)
+		if (t->hop.addr[i] == addr)
+			return true;
+	return false;
+}
+
+/*
+ * Is the SIGTRAP that stopped @t (regs valid) a hit of its plan?  A hit
+ * stops before the instruction, with rip on an armed address and the
+ * register's bit in DR6.
+ */
+bool hop_is_hit(struct task *t)
+{
+	uint64_t dr6 = 0;
+	int i;
+
+	if (!t->hop.armed || dr_get(t, 6, &dr6) < 0)
+		return false;
+	for (i = 0; i < t->hop.n; i++)
+		if ((dr6 & (1u << i)) && t->hop.addr[i] == t->regs.rip)
+			return true;
+	return false;
+}
+
+/*
+ * The SIGTRAP of a thread in a native run.  Returns true when it was
+ * the plan's hit, settled and resumed (to step the transfer).
+ */
+bool hop_sigtrap(struct task *t)
+{
+	if (!hop_is_hit(t))
+		return false;
+	H.hits++;
+	/* DR6 is sticky on some kernels: the next hit must be told apart */
+	dr_put(t, 6, 0);
+	hop_settle(t, t->regs.rip);
+	return true;
+}
+
+/*
+ * A SIGTRAP in a native run of @t that is neither a hit nor an int3 of
+ * ours goes to the program (its own, sent by kill()): counted, and with
+ * -v described, so that a trap of ours misjudged would show.  Before
+ * hop_settle() (the plan is still there).
+ */
+void hop_foreign_trap(struct task *t)
+{
+	uint64_t dr6 = 0;
+	siginfo_t si;
+
+	H.other_traps++;
+	if (!T.opt.verbose)
+		return;
+	dr_get(t, 6, &dr6);
+	si.si_code = 0;
+	ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si);
+	warnx_("thread %d: SIGTRAP at %#llx in a native run from %#llx is "
+	       "no hit: DR6 %#llx si_code %d, %d armed: %#llx %#llx %#llx "
+	       "%#llx", t->tid, (unsigned long long)t->regs.rip,
+	       (unsigned long long)t->hop.start, (unsigned long long)dr6,
+	       si.si_code, t->hop.n, (unsigned long long)t->hop.addr[0],
+	       (unsigned long long)t->hop.addr[1],
+	       (unsigned long long)t->hop.addr[2],
+	       (unsigned long long)t->hop.addr[3]);
+}
+
+/* Window end, detach, exec: no debug register of ours stays enabled. */
+void hop_end(struct task *t)
+{
+	if (t->hop.armed) {
+		t->hop.armed = false;
+		dr_put(t, 7, 0);
+	}
+}
+
+/* exec emptied the debug registers. */
+void hop_exec(struct task *t)
+{
+	t->hop.armed = false;
+	t->hop.dr_valid = 0;
+	t->hop.checked = false;
+}
+
+void hop_report(void)
+{
+	if (T.mode != DCG_MODE_HOP)
+		return;
+	fprintf(stderr, PROG ": hop: %llu plans over jumps, %llu to the next "
+		"transfer, %llu steps; %llu hits, %llu other stops in native "
+		"runs (%llu SIGTRAPs passed on), %llu counts a lower bound\n",
+		(unsigned long long)H.plans_set,
+		(unsigned long long)H.plans_next,
+		(unsigned long long)H.plans_step, (unsigned long long)H.hits,
+		(unsigned long long)(H.settles - H.hits),
+		(unsigned long long)H.other_traps,
+		(unsigned long long)H.inexact);
+}
