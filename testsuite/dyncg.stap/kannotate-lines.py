@@ -15,33 +15,19 @@ against `nm`), each of its instructions placed on the line
 callgrind file's self Ir per (file, line), over all functions, must be
 exactly that on every such line.  Prints PASS:/FAIL: lines.
 """
+import os
 import re
 import struct
 import subprocess
 import sys
 from collections import defaultdict
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "dyncg.kernel"))
+from ksrcline import check, records  # noqa: E402
+import ksrcline  # noqa: E402
+
 REC_KSYM, REC_PROFILE = 4, 11
-fails = 0
-
-
-def check(ok, what):
-    global fails
-    print("%s: %s" % ("PASS" if ok else "FAIL", what))
-    if not ok:
-        fails += 1
-    return ok
-
-
-def records(path):
-    data = open(path, "rb").read()
-    off = 0
-    while off + 8 <= len(data):
-        typ, size, _ = struct.unpack_from("<HHI", data, off)
-        if size < 8 or size % 8 or off + size > len(data):
-            raise ValueError("bad record at %d" % off)
-        yield typ, data[off:off + size]
-        off += size
 
 
 def trace_runs(path):
@@ -162,7 +148,7 @@ def main(argv):
             for (f, l), w in sorted(want.items()) if got.get((f, l), 0) > w]
     check(not high, "kernel per-line Ir: and no more%s" %
           ("; over: " + " ".join(high[:6]) if high else ""))
-    return 1 if fails else 0
+    return 1 if ksrcline.fails else 0
 
 
 if __name__ == "__main__":
