@@ -390,6 +390,69 @@ static void dcg_out_switch(struct dcg_slot *s, u64 out_ts, u16 out_cpu,
 	dcg_out_slot(s, &r, sizeof(r), 0);
 }
 
+/* "timer 1, softirq 2, " for the non-zero kinds of @d */
+static int dcg_irq_kinds_text(char *b, size_t len, const struct dcg_rec_irq *d)
+{
+	static const char *const names[] = {
+		"timer", "ipi", "device", "nmi", "other", "softirq",
+	};
+	u32 v[] = { d->timer, d->ipi, d->device, d->nmi, d->other,
+		    d->softirq };
+	int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++)
+		if (v[i] && n < (int)len)
+			n += snprintf(b + n, len - n, "%s %u, ", names[i], v[i]);
+	return n;
+}
+
+/*
+ * Interrupts between two stops of a kernel window (kernel_trap.c),
+ * written at the stop after, before its event.  Live text: one line in
+ * the manner of ftrace's "==========>" marks, at the time of the stop
+ * before, with where it hit and the gap.  Not inlined: its buffers
+ * must not add to the trap's frame on the #DB stack when no interrupt
+ * is written.
+ */
+static noinline_for_stack void dcg_out_irq(struct dcg_slot *s, u64 start_ts,
+					   u64 end_ts, u64 ip, u16 cpu,
+					   const struct dcg_rec_irq *d)
+{
+	struct dcg_rec_irq r;
+
+	if (end_ts < start_ts)
+		end_ts = start_ts;
+	if (dcg_g.output == DCG_OUT_TEXT) {
+		char kinds[112], sym[128], line[288];
+		int n;
+
+		dcg_irq_kinds_text(kinds, sizeof(kinds), d);
+		if (!dcg_ksym_text_off(ip, sym, sizeof(sym)))
+			snprintf(sym, sizeof(sym), "0x%llx", ip);
+		n = snprintf(line, sizeof(line),
+			     "%12llu %s(%d): ==========> irq: %sat %s, %llu ns\n",
+			     start_ts > dcg_g.start_ns ? start_ts - dcg_g.start_ns : 0,
+			     s->task->comm, s->tid, kinds, sym,
+			     end_ts - start_ts);
+		dcg_out_slot(s, line, min_t(int, n, sizeof(line) - 1), 0);
+		return;
+	}
+	if (dcg_g.output != DCG_OUT_BINARY)
+		return;
+	r = *d;
+	r.r.type = DCG_REC_IRQ;
+	r.r.size = sizeof(r);
+	r.r.tid = s->tid;
+	r.start_ts = start_ts;
+	r.end_ts = end_ts;
+	r.ip = ip;
+	r.cpu = cpu;
+	r.pad = 0;
+	r.pad2 = 0;
+	dcg_ksym_note(ip);	/* its function gets a KSYM record */
+	dcg_out_slot(s, &r, sizeof(r), 0);
+}
+
 static void dcg_out_lost(struct dcg_slot *s, u64 count, u32 reason)
 {
 	struct dcg_rec_lost r;

@@ -641,6 +641,9 @@ static int replay(struct report *rp, bool scanned)
 		case DCG_REC_SWITCH:
 			walk_switch(rp, (const void *)rec);
 			break;
+		case DCG_REC_IRQ:
+			walk_irq(rp, (const void *)rec);
+			break;
 		}
 	}
 	return rc;

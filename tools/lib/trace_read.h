@@ -31,7 +31,7 @@
 #include "dcg_event.h"
 
 #define DCG_READER_BUFSIZE	(1u << 20)
-#define DCG_REC_TYPES		(DCG_REC_SWITCH + 1)
+#define DCG_REC_TYPES		(DCG_REC_IRQ + 1)
 
 struct dcg_reader {
 	const char *name;		/* for messages */
