@@ -38,6 +38,7 @@ enum dcg_rec_type {
 	DCG_REC_STATS	= 7,	/* struct dcg_rec_stats */
 	DCG_REC_EDGE	= 8,	/* struct dcg_rec_edge */
 	DCG_REC_SWITCH	= 9,	/* struct dcg_rec_switch */
+	DCG_REC_IRQ	= 10,	/* struct dcg_rec_irq */
 	DCG_REC_PROFILE	= 11,	/* struct dcg_rec_profile + entries */
 };
 
@@ -267,6 +268,32 @@ struct dcg_rec_switch {
 };
 
 /*
+ * Interrupts and exceptions taken inside a kernel window, between two
+ * stops on the same CPU.  Every IDT gate clears TF, so their handlers
+ * are never stepped: the window sees only a longer gap, from start_ts
+ * (the stop before, where the thread was interrupted at ip) to end_ts
+ * (the stop after).  The counts are the deltas, over that gap, of the
+ * counters the kernel keeps per CPU (x86 irq_stat, kstat); at least one
+ * of the hard counts (timer, ipi, device, nmi, other) is non-zero.
+ * softirq: softirqs run on the way out of those interrupts.  Written
+ * at the stop after, before the event that stop reports.
+ */
+struct dcg_rec_irq {
+	struct dcg_rec r;	/* tid = thread */
+	dcg_u64 start_ts;	/* same clock as events */
+	dcg_u64 end_ts;		/* >= start_ts */
+	dcg_u64 ip;		/* where the thread was interrupted */
+	dcg_u16 cpu;
+	dcg_u16 pad;
+	dcg_u32 timer;		/* local timer interrupts */
+	dcg_u32 ipi;		/* reschedule, call-function, TLB IPIs */
+	dcg_u32 device;		/* device interrupts (irq descriptors) */
+	dcg_u32 nmi;
+	dcg_u32 other;		/* other system vectors (irq work, ...) */
+	dcg_u32 softirq;
+	dcg_u32 pad2;
+};
+
  * Instruction counts of one thread's window (issue #16), written only
  * when asked for (dcg-trace --annotate, the tapset's
  * dyncg_annotate()): how often each straight-line run of instructions

@@ -42,6 +42,8 @@
 #include <asm/msr-index.h>
 #include <asm/processor.h>
 #include <asm/debugreg.h>
+#include <linux/kernel_stat.h>
+#include <asm/hardirq.h>
 
 /*
  * K1. Fault-tolerant MSR access (BTF detection, trap_flag.c).
@@ -143,6 +145,83 @@ typedef typeof(&kallsyms_lookup_size_offset) dcg_ksize_fn;
  * count (kernel_window.c dcg_kguard_cancel()); our own counters make the
  * unload wait for works that already run.
  */
+
+/*
+ * K8. The per-CPU interrupt counters the kernel already keeps, read at
+ * every stop of a kernel window (kernel_trap.c): a count that moved
+ * between two stops on one CPU means an interrupt ran in that gap (its
+ * gate cleared TF, so it was never stepped).  Both per-CPU variables are
+ * exported on 5.10 .. 7.x (Module.symvers of bullseye .. sid):
+ *   kstat (struct kernel_stat): irqs_sum, device interrupts (every irq
+ *   descriptor's flow handler counts there), and softirqs[NR_SOFTIRQS];
+ *   same on 5.10 .. 7.x.
+ *   irq_stat (x86 irq_cpustat_t): the system vectors.  Up to 6.x one
+ *   unsigned int field per vector, from __nmi_count to the end (before
+ *   it: __softirq_pending and kvm_cpu_l1tf_flush_l1d, flags, not
+ *   counts); 7.x made them one array, counts[IRQ_COUNT_*] (an enum), and
+ *   added inc_perf_irq_stat(), a macro that comes with it: that macro
+ *   chooses the variant.
+ * Not counted, because code that is stepped can move them: the ICR read
+ * retries (counted while an IPI is sent) and 7.x's MCE poll count (the
+ * poll timer can run in a softirq the stepped code runs); softirqs are
+ * only given with a hard count (kernel_trap.c), since local_bh_enable()
+ * in stepped code runs them stepped.
+ * The tail padding of the cache-aligned struct is never written, so
+ * the word sum of the old layout sees zeros there.
+ */
+struct dcg_irqc {
+	u32 timer, ipi, nmi, other, softirq;
+	unsigned long device;
+};
+
+static __always_inline void dcg_irq_counts(struct dcg_irqc *c)
+{
+	const irq_cpustat_t *st = this_cpu_ptr(&irq_stat);
+	const struct kernel_stat *ks = this_cpu_ptr(&kstat);
+	u32 all = 0, skip = 0, soft = 0;
+	unsigned int i;
+#ifdef inc_perf_irq_stat	/* 7.x: the array */
+	for (i = 0; i < IRQ_COUNT_MAX; i++)
+		all += st->counts[i];
+	c->nmi = st->counts[IRQ_COUNT_NMI];
+	c->ipi = st->counts[IRQ_COUNT_TLB];
+#ifdef CONFIG_X86_LOCAL_APIC
+	c->timer = st->counts[IRQ_COUNT_APIC_TIMER];
+	skip += st->counts[IRQ_COUNT_ICR_READ_RETRY];
+#else
+	c->timer = 0;
+#endif
+#ifdef CONFIG_SMP
+	c->ipi += st->counts[IRQ_COUNT_RESCHEDULE] +
+		  st->counts[IRQ_COUNT_CALL_FUNCTION];
+#endif
+#ifdef CONFIG_X86_MCE
+	skip += st->counts[IRQ_COUNT_MCE_POLL];
+#endif
+#else				/* 5.10 .. 6.x: a field per vector */
+	const unsigned int *w = &st->__nmi_count;
+
+	for (i = 0; i < (sizeof(*st) - offsetof(irq_cpustat_t, __nmi_count)) /
+		    sizeof(*w); i++)
+		all += w[i];
+	c->nmi = st->__nmi_count;
+	c->ipi = st->irq_tlb_count;
+#ifdef CONFIG_X86_LOCAL_APIC
+	c->timer = st->apic_timer_irqs;
+	skip += st->icr_read_retry_count;
+#else
+	c->timer = 0;
+#endif
+#ifdef CONFIG_SMP
+	c->ipi += st->irq_resched_count + st->irq_call_count;
+#endif
+#endif
+	c->other = all - skip - c->nmi - c->timer - c->ipi;
+	c->device = ks->irqs_sum;
+	for (i = 0; i < NR_SOFTIRQS; i++)
+		soft += ks->softirqs[i];
+	c->softirq = soft;
+}
 
 struct context;		/* stap's probe context */
 struct _stp_module;	/* stap's symbol tables of one object */

@@ -58,6 +58,18 @@ struct dcg_kwin {
 	u16 sw_out_cpu, sw_in_cpu;	/* the switch: CPUs on both sides */
 	u64 sw_out_ts, sw_in_ts;	/* and when */
 
+	/*
+	 * Interrupts (kernel_trap.c): the CPU's counters at the last stop,
+	 * where and when it was; irq_base is 0 until a stop set them (and
+	 * again after a switch).
+	 */
+	u8 irq_base;
+	u16 irq_cpu;
+	u64 irq_ts, irq_ip;
+	struct dcg_irqc irq_last;
+	u64 irqs;			/* this window's interrupts */
+	u64 irq_gaps;			/* its gaps that held some */
+
 	u64 own_stops;			/* stops in this module's text */
 	u64 sync_stops;			/* stops before the probe returned */
 };
@@ -80,6 +92,11 @@ struct dcg_kglobals {
 	atomic64_t refused;		/* kthread, no slot, not ready */
 	atomic64_t aborted;		/* ended by probe end */
 	atomic64_t ksyms;		/* KSYM records written */
+	atomic64_t irqs;		/* interrupts inside windows */
+	atomic64_t irq_gaps;		/* gaps between stops that held some */
+	atomic64_t irq_windows;		/* windows with at least one */
+	atomic64_t irq_max;		/* most in one window */
+	atomic64_t irq_kinds[6];	/* timer ipi device nmi other softirq */
 };
 
 static struct dcg_kglobals dcg_k;
@@ -93,6 +110,7 @@ static int dcg_kfunc_bounds(void *ctx, dcg_u64 addr, dcg_u64 *start,
 static int dcg_kaddr_is_own(unsigned long ip);
 static void dcg_ksym_note(u64 addr);
 static const char *dcg_ksym_text(u64 addr, char *out, size_t len);
+static const char *dcg_ksym_text_off(u64 addr, char *out, size_t len);
 static void dcg_ksyms_write(void);
 
 /* sched_hooks.c */

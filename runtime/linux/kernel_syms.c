@@ -154,6 +154,31 @@ static const char *dcg_ksym_text(u64 addr, char *out, size_t len)
 	return found ? out : NULL;
 }
 
+/*
+ * Like dcg_ksym_text(), with the offset: "name+0x1c [module]", or
+ * "name" at the entry (as dcg-report names an address).
+ */
+static const char *dcg_ksym_text_off(u64 addr, char *out, size_t len)
+{
+	char *b, *plus, *slash, *mod;
+	int found;
+
+	if (addr < TASK_SIZE_MAX || !len)
+		return NULL;
+	b = get_cpu_ptr(dcg_ksym_scratch);
+	sprint_symbol(b, addr);
+	plus = strchr(b, '+');
+	slash = plus ? strchr(plus, '/') : NULL;
+	found = slash != NULL;
+	if (found) {
+		mod = strchr(slash, ' ');
+		*(strncmp(plus, "+0x0/", 5) ? slash : plus) = 0;
+		snprintf(out, len, "%s%s", b, mod ? mod : "");
+	}
+	put_cpu_ptr(dcg_ksym_scratch);
+	return found ? out : NULL;
+}
+
 /* This module's own code: probe handlers, our notifiers and works. */
 static int dcg_kaddr_is_own(unsigned long ip)
 {

@@ -23,7 +23,11 @@
  * Interrupts, NMIs and exceptions taken inside the window run with TF
  * clear (every IDT gate clears it, iret restores it), so they are never
  * stepped and the engine's next stop simply follows the interrupted
- * instruction: they do not touch the shadow stack.
+ * instruction: they do not touch the shadow stack.  What tells that one
+ * ran is the CPU's own interrupt counters (kcompat.h K8), read at every
+ * stop: a #DB is an interrupt gate and the single-step trap is served
+ * before a pending interrupt, so an interrupt taken in the window lands
+ * between two stops and moves the counters in that gap only.
  *
  * Stops in this module's own code (probe handlers of other probes, our
  * preempt notifiers) are not given to the engine: the call into them is
@@ -106,31 +110,94 @@ static void dcg_kernel_sync(struct dcg_kwin *kw, unsigned long ip,
 	t->have_prev = 1;
 }
 
+static void dcg_irq_delta(struct dcg_rec_irq *d, const struct dcg_irqc *c,
+			  const struct dcg_irqc *l)
+{
+	d->timer = c->timer - l->timer;
+	d->ipi = c->ipi - l->ipi;
+	d->device = (u32)(c->device - l->device);
+	d->nmi = c->nmi - l->nmi;
+	d->other = c->other - l->other;
+	d->softirq = c->softirq - l->softirq;
+}
+
+static void dcg_irq_account(struct dcg_kwin *kw, const struct dcg_rec_irq *d,
+			    u32 hard)
+{
+	kw->irqs += hard;
+	kw->irq_gaps++;
+	atomic64_add(d->timer, &dcg_k.irq_kinds[0]);
+	atomic64_add(d->ipi, &dcg_k.irq_kinds[1]);
+	atomic64_add(d->device, &dcg_k.irq_kinds[2]);
+	atomic64_add(d->nmi, &dcg_k.irq_kinds[3]);
+	atomic64_add(d->other, &dcg_k.irq_kinds[4]);
+	atomic64_add(d->softirq, &dcg_k.irq_kinds[5]);
+}
+
+/*
+ * Interrupts in the gap since the last stop, if that stop was on this
+ * CPU (sched_out forgets the last stop: a switch's gap holds other
+ * tasks' interrupts).  Counted always; written as a DCG_REC_IRQ before
+ * this stop's event when the last stop was in the traced code (its ip
+ * is where the thread was interrupted; our own code is never shown).
+ * Then this stop becomes the last one, at @ip (0: our own code).
+ */
+static void dcg_kernel_irqs(struct dcg_kwin *kw, unsigned long ip, u64 now)
+{
+	struct dcg_irqc c;
+	struct dcg_rec_irq d;
+	u16 cpu = raw_smp_processor_id();
+	u32 hard;
+
+	dcg_irq_counts(&c);
+	if (kw->irq_base && kw->irq_cpu == cpu) {
+		dcg_irq_delta(&d, &c, &kw->irq_last);
+		hard = d.timer + d.ipi + d.device + d.nmi + d.other;
+		if (hard) {
+			dcg_irq_account(kw, &d, hard);
+			if (kw->irq_ip)
+				dcg_out_irq(&kw->s, kw->irq_ts, now, kw->irq_ip,
+					    cpu, &d);
+		}
+	}
+	kw->irq_last = c;
+	kw->irq_cpu = cpu;
+	kw->irq_ts = now;
+	kw->irq_ip = ip;
+	kw->irq_base = 1;
+}
+
 /* One stop of an armed window.  Returns 1 when the window drained. */
 static int dcg_kernel_stop(struct dcg_kwin *kw, struct pt_regs *regs)
 {
 	struct dcg_slot *s = &kw->s;
 	struct dcg_thread *t = &s->engine;
 	unsigned long ip = regs->ip, sp = regs->sp;
+	u64 now = dcg_now_ns();
 
 	s->stops++;
 	atomic64_inc(&dcg_g.stops);	/* the STATS record's total */
 	if (dcg_kaddr_is_own(ip)) {
 		/* a branch into a thunk that led here is dropped */
 		if (!kw->in_own)
-			dcg_thread_hide(t, dcg_now_ns());
+			dcg_thread_hide(t, now);
 		kw->in_own = 1;
 		kw->own_stops++;
+		if (!kw->syncing)
+			dcg_kernel_irqs(kw, 0, now);
 		return 0;
 	}
 	if (kw->syncing) {
 		dcg_kernel_sync(kw, ip, sp);
+		if (!kw->syncing)	/* the window opened here */
+			dcg_kernel_irqs(kw, ip, now);
 		return 0;
 	}
 	if (kw->in_own) {
 		/* our code's way out may go through a return thunk */
 		if (dcg_thunk_at(&dcg_kthunks, ip) != DCG_THUNK_NONE) {
 			kw->own_stops++;
+			dcg_kernel_irqs(kw, 0, now);
 			return 0;
 		}
 		/*
@@ -145,11 +212,13 @@ static int dcg_kernel_stop(struct dcg_kwin *kw, struct pt_regs *regs)
 				       kw->sw_in_ts, kw->sw_in_cpu, t->hide_ip);
 		}
 		dcg_regs_from(&s->regs, regs);
-		dcg_thread_resume(t, ip, sp, dcg_now_ns(), &s->ops);
+		dcg_kernel_irqs(kw, ip, now);
+		dcg_thread_resume(t, ip, sp, now, &s->ops);
 		return 0;
 	}
 	dcg_regs_from(&s->regs, regs);
-	dcg_thread_stop(t, ip, sp, dcg_now_ns(), &s->ops);
+	dcg_kernel_irqs(kw, ip, now);
+	dcg_thread_stop(t, ip, sp, now, &s->ops);
 	/*
 	 * The root returned: what follows is the kretprobe trampoline and
 	 * the .return handler, or the caller.  Stop stepping right here.

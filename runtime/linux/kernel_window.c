@@ -202,9 +202,32 @@ static void dcg_kwin_setup(struct dcg_kwin *kw, struct pt_regs *regs,
 	kw->syncing = 1;
 	kw->in_own = 0;
 	kw->sw_pending = 0;
+	kw->irq_base = 0;
+	kw->irqs = kw->irq_gaps = 0;
 	kw->own_stops = kw->sync_stops = 0;
 	dcg_ksym_note(s->entry_ip);
 	dcg_ksym_note(s->entry_ret);
+}
+
+/* The window's interrupts into the summary's totals (per window: max). */
+static void dcg_kwin_irqs_total(struct dcg_kwin *kw)
+{
+	s64 max;
+
+	if (!kw->irqs)
+		return;
+	atomic64_add(kw->irqs, &dcg_k.irqs);
+	atomic64_add(kw->irq_gaps, &dcg_k.irq_gaps);
+	atomic64_inc(&dcg_k.irq_windows);
+	max = atomic64_read(&dcg_k.irq_max);
+	while ((s64)kw->irqs > max) {
+		s64 was = atomic64_cmpxchg(&dcg_k.irq_max, max, kw->irqs);
+
+		if (was == max)
+			break;
+		max = was;
+	}
+	kw->irqs = kw->irq_gaps = 0;
 }
 
 /*
@@ -218,6 +241,7 @@ static void dcg_kwin_finish(struct dcg_kwin *kw)
 	atomic64_add(kw->own_stops, &dcg_k.own_stops);
 	atomic64_add(kw->sync_stops, &dcg_k.sync_stops);
 	kw->own_stops = kw->sync_stops = 0;
+	dcg_kwin_irqs_total(kw);
 	dcg_slot_end_window(&kw->s);
 }
 
@@ -376,6 +400,18 @@ static void dcg_kernel_summary(void)
 		    (long long)atomic64_read(&dcg_k.nested),
 		    (long long)atomic64_read(&dcg_k.refused),
 		    dcg_ksize_offset ? "kallsyms" : "none");
+	_stp_printf("dynamic call graph (kernel): interrupts inside windows: %lld in %lld gaps between stops (timer %lld, ipi %lld, device %lld, nmi %lld, other %lld; softirqs %lld), in %lld of %lld windows, at most %lld in one window\n",
+		    (long long)atomic64_read(&dcg_k.irqs),
+		    (long long)atomic64_read(&dcg_k.irq_gaps),
+		    (long long)atomic64_read(&dcg_k.irq_kinds[0]),
+		    (long long)atomic64_read(&dcg_k.irq_kinds[1]),
+		    (long long)atomic64_read(&dcg_k.irq_kinds[2]),
+		    (long long)atomic64_read(&dcg_k.irq_kinds[3]),
+		    (long long)atomic64_read(&dcg_k.irq_kinds[4]),
+		    (long long)atomic64_read(&dcg_k.irq_kinds[5]),
+		    (long long)atomic64_read(&dcg_k.irq_windows),
+		    (long long)atomic64_read(&dcg_k.windows),
+		    (long long)atomic64_read(&dcg_k.irq_max));
 	/*
 	 * No flush here: the end probe's epilogue sends this together with
 	 * the rest of the end-of-run text, as one message.  Stapio 4.8,

@@ -69,6 +69,11 @@ static void dcg_sched_out(struct preempt_notifier *pn,
 		dcg_sched_unlink_self(kw);
 		return;
 	}
+	/*
+	 * Any switch, even one taken with TF only in an interrupt's saved
+	 * frame: the gap to the next stop holds other tasks' interrupts.
+	 */
+	kw->irq_base = 0;
 	if (atomic_read(&kw->state) != DCG_KW_ARMED || !dcg_live_tf())
 		return;
 	/* The state goes first: the trap right after the popf is a tail. */
@@ -77,6 +82,7 @@ static void dcg_sched_out(struct preempt_notifier *pn,
 	kw->sw_out_ts = dcg_now_ns();
 	kw->sw_out_cpu = raw_smp_processor_id();
 	dcg_live_tf_clear();
+	kw->irq_base = 0;	/* again: our stops above set it */
 	atomic64_inc(&dcg_k.sched_out);
 }
 

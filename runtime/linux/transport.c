@@ -508,6 +508,78 @@ static int dcg_out_profile(void *ctx, const struct dcg_profile *p,
 	return 0;
 }
 
+/* Append to a text line, clamped: returns the new length (< @len). */
+static int dcg_line_add(char *line, int n, int len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (n >= len - 1)
+		return len - 1;
+	va_start(ap, fmt);
+	n += vsnprintf(line + n, len - n, fmt, ap);
+	va_end(ap);
+	return min(n, len - 1);
+}
+
+/*
+ * Interrupts between two stops of a kernel window (kernel_trap.c),
+ * written at the stop after, before its event.  Live text: one line in
+ * the manner of ftrace's "==========>" marks, at the time of the stop
+ * before: the non-zero kinds, where it hit and the gap.  One buffer
+ * (stap's -Wframe-larger-than=512 on 5.10), and not inlined: it must
+ * not add to the trap's frame on the #DB stack when nothing is written.
+ */
+static noinline_for_stack void dcg_out_irq(struct dcg_slot *s, u64 start_ts,
+					   u64 end_ts, u64 ip, u16 cpu,
+					   const struct dcg_rec_irq *d)
+{
+	static const char *const names[] = {
+		"timer", "ipi", "device", "nmi", "other", "softirq",
+	};
+	struct dcg_rec_irq r;
+
+	if (end_ts < start_ts)
+		end_ts = start_ts;
+	if (dcg_g.output == DCG_OUT_TEXT) {
+		u32 v[] = { d->timer, d->ipi, d->device, d->nmi, d->other,
+			    d->softirq };
+		char line[256];
+		int i, n;
+
+		n = dcg_line_add(line, 0, sizeof(line),
+				 "%12llu %s(%d): ==========> irq: ",
+				 start_ts > dcg_g.start_ns ? start_ts - dcg_g.start_ns : 0,
+				 s->task->comm, s->tid);
+		for (i = 0; i < ARRAY_SIZE(v); i++)
+			if (v[i])
+				n = dcg_line_add(line, n, sizeof(line), "%s %u, ",
+						 names[i], v[i]);
+		n = dcg_line_add(line, n, sizeof(line), "at ");
+		if (dcg_ksym_text_off(ip, line + n, sizeof(line) - n))
+			n += strlen(line + n);
+		else
+			n = dcg_line_add(line, n, sizeof(line), "0x%llx", ip);
+		n = dcg_line_add(line, n, sizeof(line), ", %llu ns\n",
+				 end_ts - start_ts);
+		dcg_out_slot(s, line, n, 0);
+		return;
+	}
+	if (dcg_g.output != DCG_OUT_BINARY)
+		return;
+	r = *d;
+	r.r.type = DCG_REC_IRQ;
+	r.r.size = sizeof(r);
+	r.r.tid = s->tid;
+	r.start_ts = start_ts;
+	r.end_ts = end_ts;
+	r.ip = ip;
+	r.cpu = cpu;
+	r.pad = 0;
+	r.pad2 = 0;
+	dcg_ksym_note(ip);	/* its function gets a KSYM record */
+	dcg_out_slot(s, &r, sizeof(r), 0);
+}
+
 static void dcg_out_lost(struct dcg_slot *s, u64 count, u32 reason)
 {
 	struct dcg_rec_lost r;

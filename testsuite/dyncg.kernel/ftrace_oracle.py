@@ -3,7 +3,7 @@
 """ftrace_oracle.py - ftrace's function_graph as the oracle of a dyncg
 kernel window (testsuite/dyncg.kernel/ftrace-oracle.exp).
 
-  ftrace_oracle.py SYSMAP AFF NAME FTRACE_TXT BIN
+  ftrace_oracle.py SYSMAP AFF NAME FTRACE_TXT BIN [--irq LOG CONFIG]
 
 SYSMAP is the guest's System.map (from its /proc/kallsyms), AFF the
 guest's available_filter_functions, FTRACE_TXT the function_graph trace
@@ -15,7 +15,9 @@ root call of ftrace with the k-th window of dyncg.
 Each call is a (parent, child) pair of function entries; a tail call
 (dyncg "=>") counts as a call from the function that made it, as
 ftrace's return hook sees it.  Checks, one PASS:/FAIL: line each:
-  - every ftrace pair appears in dyncg's activation, except in the
+  - every ftrace pair appears in dyncg's activation (a dyncg call under
+    functions that ftrace does not trace counts as a call from its
+    nearest traced ancestor, as ftrace's graph shows it), except in the
     subtrees that legitimately differ between two runs (SCHED_ROOTS:
     whether and where the task is preempted or sleeps, and what the
     scheduler finds to do; RCU_ROOTS: a grace period asking this CPU for
@@ -24,6 +26,19 @@ ftrace's return hook sees it.  Checks, one PASS:/FAIL: line each:
     in available_filter_functions (notrace, assembly, no fentry), or
     inside one of those subtrees, or under a function ftrace does not
     trace (its callees are then not reached by ftrace's graph either).
+With --irq (a path with interrupts likely inside), the interrupts
+dyncg marks (DCG_REC_IRQ) are checked against the guest's own counts:
+LOG holds /proc/interrupts, /proc/softirqs and /proc/stat read in the
+guest right before and after the dyncg run (between DCG-CNT-0,
+DCG-CNT-1 and DCG-CNT-END lines), CONFIG the guest kernel's .config
+(CONFIG_HZ, the tick).  Checks:
+  - at least one IRQ record, each on a valid CPU, ending at or after its
+    start, at an address in a kernel function;
+  - per kind, dyncg's sum is at most the guest's delta over the run
+    (timer <= LOC, ipi <= RES+CAL+TLB, nmi <= NMI, device <= the
+    numbered lines, softirq <= /proc/softirqs; all <= /proc/stat intr);
+  - every window that was on the CPU for 3 ticks or more (its span less
+    the time its SWITCH records say it was off) shows a timer interrupt.
 Nothing is derived from dyncg's own output: names come from System.map,
 the traceable set from the guest.
 """
@@ -34,7 +49,7 @@ import sys
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from ktrace import (SysMap, read_records, events, windows, check, results,  # noqa: E402
                     SCHED_ROOTS, RCU_ROOTS, EV_CALL, EV_RET, EV_TAIL,
-                    EV_ASYNC)
+                    EV_ASYNC, EVF_ROOT)
 
 # Callees that depend on the page's age, which every read changes: the
 # page's referenced/active flags and the per-CPU LRU batches decide
@@ -209,7 +224,121 @@ def read_aff(path):
     return names
 
 
+def read_counters(path):
+    """The guest's counters before and after: two dicts of sums."""
+    snaps, cur = [], None
+    for line in open(path, errors="replace"):
+        line = line.rstrip("\n")
+        if line in ("DCG-CNT-0", "DCG-CNT-1"):
+            cur = {"device": 0, "softirq": 0}
+            snaps.append(cur)
+            continue
+        if line == "DCG-CNT-END":
+            cur = None
+            continue
+        if cur is None:
+            continue
+        p = line.split()
+        if not p:
+            continue
+        if p[0] in ("intr", "softirq") and len(p) > 1 and p[1].isdigit():
+            cur["stat_" + p[0]] = int(p[1])
+            continue
+        if not p[0].endswith(":"):
+            continue
+        nums = []
+        for x in p[1:]:
+            if not x.isdigit():
+                break
+            nums.append(int(x))
+        key = p[0][:-1]
+        if key.isdigit():                       # /proc/interrupts irq line
+            cur["device"] += sum(nums)
+        elif key.isupper() and key in ("HI", "TIMER", "NET_TX", "NET_RX",
+                                       "BLOCK", "IRQ_POLL", "TASKLET",
+                                       "SCHED", "HRTIMER", "RCU"):
+            cur["softirq"] += sum(nums)         # /proc/softirqs
+        else:
+            cur[key] = sum(nums)
+    return snaps
+
+
+def config_hz(path):
+    for line in open(path, errors="replace"):
+        m = re.match(r"^CONFIG_HZ=(\d+)$", line.strip())
+        if m:
+            return int(m.group(1))
+    return 0
+
+
+KINDS = ("timer", "ipi", "device", "nmi", "other", "softirq")
+
+
+def check_irqs(recs, sm, log, config):
+    """The IRQ records of a dyncg trace against the guest's counters."""
+    snaps = read_counters(log)
+    hz = config_hz(config)
+    check(len(snaps) == 2 and "LOC" in snaps[0] and "stat_intr" in snaps[0],
+          "irq: the guest's counters before and after the run (%d)" % len(snaps))
+    check(hz > 0, "irq: the guest kernel's tick: CONFIG_HZ=%d" % hz)
+    if len(snaps) != 2 or hz <= 0:
+        return
+    b, a = snaps
+
+    def delta(*keys):
+        return sum(a.get(k, 0) - b.get(k, 0) for k in keys)
+
+    truth = {"timer": delta("LOC"), "ipi": delta("RES", "CAL", "TLB"),
+             "nmi": delta("NMI"), "device": delta("device"),
+             "softirq": delta("softirq")}
+    tot = dict.fromkeys(KINDS, 0)
+    irqs = []
+    # per window (from its ROOT call): [first ts, last ts, off CPU ns, timer]
+    wins = []
+    for typ, tid, raw in recs:
+        if typ == 2:
+            ts, frm, to, sp, kind, flags = struct.unpack_from("<QQQQBB", raw, 8)
+            if kind == EV_CALL and flags & EVF_ROOT:
+                wins.append([ts, ts, 0, 0])
+            elif wins:
+                wins[-1][1] = ts
+        elif typ == 9 and wins:
+            out_ts, in_ts = struct.unpack_from("<QQ", raw, 8)
+            wins[-1][2] += in_ts - out_ts
+        elif typ == 10:
+            start, end, ip, cpu = struct.unpack_from("<QQQH", raw, 8)
+            v = struct.unpack_from("<6I", raw, 36)
+            irqs.append((start, end, ip, cpu, v))
+            for k, x in zip(KINDS, v):
+                tot[k] += x
+            if wins:
+                wins[-1][3] += v[0]
+    check(len(irqs) >= 1, "irq: the window shows interrupt markers (%d)" % len(irqs))
+    bad = [i for i in irqs
+           if i[1] < i[0] or i[3] >= 64 or not sm.entry(i[2])]
+    check(not bad, "irq: every marker ends after it starts, on a CPU < 64, "
+          "in a kernel function (%s)" %
+          ", ".join("%s %d..%d" % (sm.name(i[2]), i[0], i[1]) for i in irqs[:4]))
+    for k in ("timer", "ipi", "nmi", "device", "softirq"):
+        check(tot[k] <= truth[k], "irq: %s: dyncg %d <= the guest's %d"
+              % (k, tot[k], truth[k]))
+    hard = sum(tot[k] for k in KINDS[:5])
+    check(hard <= delta("stat_intr"), "irq: all: dyncg %d <= /proc/stat intr %d"
+          % (hard, delta("stat_intr")))
+    tick = 1000000000 // hz
+    long_wins = [w for w in wins if w[1] - w[0] - w[2] >= 3 * tick]
+    quiet = [w for w in long_wins if not w[3]]
+    check(not quiet, "irq: every window on the CPU for 3 ticks (%d ms) or more "
+          "has a timer interrupt (%d such windows, %d without: %s ms on CPU)"
+          % (3 * tick // 1000000, len(long_wins), len(quiet),
+             ", ".join("%.1f" % ((w[1] - w[0] - w[2]) / 1e6) for w in quiet[:4])))
+
+
 def main(argv):
+    irq = None
+    if len(argv) == 9 and argv[6] == "--irq":
+        irq = argv[7:9]
+        argv = argv[:6]
     if len(argv) != 6:
         print(__doc__)
         return 2
@@ -230,9 +359,22 @@ def main(argv):
     def names(a):
         return sm.aliases.get(a, ["%#x" % a])
 
+    def ftrace_sees(a):
+        return any(x in traceable for x in names(a))
+
     for k in range(min(len(fa), len(wins))):
         dpairs = dyncg_activation(wins[k], sm)
         dset = {(p, c) for p, c, _ in dpairs}
+        # ftrace's graph hangs a call under its nearest traced ancestor:
+        # dyncg's C under an untraceable P (fault_in_iov_iter_readable)
+        # under a traced Q is ftrace's Q -> C
+        dstack = []
+        for p, c, depth in dpairs:
+            dstack = dstack[:depth]
+            up = [a for a in dstack if a is not None and ftrace_sees(a)]
+            if p is not None and not ftrace_sees(p) and up:
+                dset.add((up[-1], c))
+            dstack.append(c)
         # ftrace pairs, by address; ancestors for the exclusions
         missing, allowed, n = [], [], 0
         chain = []
@@ -292,6 +434,8 @@ def main(argv):
                or "none",
                "; unexplained: " + ", ".join(sorted(set(unexplained))[:8])
                if unexplained else ""))
+    if irq:
+        check_irqs(recs, sm, irq[0], irq[1])
     return 1 if results["fail"] else 0
 
 

@@ -19,6 +19,9 @@ under test.
   ktrace.py pipe SYSMAP TEXT
   ktrace.py pipebin SYSMAP BIN
   ktrace.py stress LOG READS
+  ktrace.py irqtext SYSMAP TEXT  live text of windows long enough for
+                                 timer ticks: its "==========> irq:"
+                                 lines against the summary's counts
 """
 import base64
 import bisect
@@ -501,17 +504,20 @@ def cmd_pipe(sysmap, text):
     sm = SysMap(sysmap)
     tw = text_windows(text)
     check(len(tw) == 2, "two windows: the blocking read and the EOF read (%d)" % len(tw))
-    check("pipe_read" in sm.byname and "schedule" in sm.byname,
-          "System.map has pipe_read and schedule")
+    # 6.16 split the pipe's read into anon_pipe_read (pipe(2)) and
+    # fifo_pipe_read: whichever the guest's System.map has
+    pr = "pipe_read" if "pipe_read" in sm.byname else "anon_pipe_read"
+    check(pr in sm.byname and "schedule" in sm.byname,
+          "System.map has %s and schedule" % pr)
     if not tw:
         return
     text_lines_not_ours(text, "pipe text")
     w = tw[0]
     # a call (5.10: from new_sync_read, 6.1 on: from vfs_read), not a
     # thunk's "=>"
-    check(any(a == "->" and n == "pipe_read" for a, n, d in w) and
-          not any(a == "=>" and n == "pipe_read" for a, n, d in w),
-          "pipe_read is called (the thunk folded)")
+    check(any(a == "->" and n == pr for a, n, d in w) and
+          not any(a == "=>" and n == pr for a, n, d in w),
+          "%s is called (the thunk folded)" % pr)
     s = summary(open(text, errors="replace").read())
     check_switch_lines(text, s)
     ins = sum(sched_ins_under_schedule(x) for x in tw)
@@ -549,6 +555,17 @@ def summary(text):
     return dict(zip(keys, map(int, m.groups())))
 
 
+def irq_summary(text):
+    m = re.search(r"interrupts inside windows: (\d+) in (\d+) gaps between stops "
+                  r"\(timer (\d+), ipi (\d+), device (\d+), nmi (\d+), other (\d+); "
+                  r"softirqs (\d+)\), in (\d+) of (\d+) windows, at most (\d+) in "
+                  r"one window", text)
+    if not m:
+        return None
+    keys = "irqs gaps timer ipi device nmi other softirq with windows max".split()
+    return dict(zip(keys, map(int, m.groups())))
+
+
 def cmd_stress(log, reads):
     text = open(log, errors="replace").read()
     m = re.search(r"kernel-readfile: reads=(\d+)", text)
@@ -568,6 +585,47 @@ def cmd_stress(log, reads):
           % (s["out"], s["in"]))
     check(s["traps"] > 100 * n, "traps counted (%d)" % s["traps"])
     print("INFO: %s" % s)
+    # thousands of windows of a thousand stops or more take seconds of
+    # stepping: timer ticks (4 ms) land inside some of them
+    q = irq_summary(text)
+    check(q is not None, "interrupt summary printed")
+    if q:
+        check(q["irqs"] > 0 and q["gaps"] <= q["irqs"] and
+              q["irqs"] == sum(q[k] for k in ("timer", "ipi", "device", "nmi",
+                                              "other")),
+              "interrupts counted, by kind (%d in %d gaps)" % (q["irqs"], q["gaps"]))
+        check(0 < q["with"] <= q["windows"] == n and q["max"] <= q["irqs"] and
+              q["max"] * q["with"] >= q["irqs"],
+              "per window: %d of %d windows had some, at most %d in one"
+              % (q["with"], q["windows"], q["max"]))
+
+
+IRQ_TEXT_RE = re.compile(r"^\s*(\d+) (\S+)\((\d+)\): ==========> irq: "
+                         r"((?:(?:timer|ipi|device|nmi|other|softirq) \d+, )+)"
+                         r"at ([\w.]+)(\+0x[0-9a-f]+)?, (\d+) ns$")
+
+
+def cmd_irqtext(sysmap, text):
+    """Live text: interrupt lines, one per gap that held some, each at a
+    function of the guest's System.map, and as many as the summary's
+    gaps at most, with no more timer ticks than it counted."""
+    sm = SysMap(sysmap)
+    lines = open(text, errors="replace").read().splitlines()
+    marks = [l for l in lines if "==========>" in l]
+    ms = [IRQ_TEXT_RE.match(l) for l in marks]
+    check(len(marks) >= 1, "live text: interrupt lines (%d)" % len(marks))
+    bad = [l for l, m in zip(marks, ms) if not m or m.group(5) not in sm.byname]
+    check(not bad, "live text: every interrupt line well formed, at a kernel "
+          "function (%s)" % (bad[0] if bad else marks[0] if marks else "-"))
+    q = irq_summary("\n".join(lines))
+    check(q is not None, "live text: interrupt summary printed")
+    if not q or bad:
+        return
+    timer = sum(int(x) for m in ms
+                for x in re.findall(r"timer (\d+)", m.group(4)))
+    check(len(marks) <= q["gaps"] and timer <= q["timer"],
+          "live text: %d lines, %d timer ticks; the summary: %d gaps, %d ticks"
+          % (len(marks), timer, q["gaps"], q["timer"]))
 
 
 def main(argv):
@@ -577,7 +635,7 @@ def main(argv):
     cmd, args = argv[1], argv[2:]
     table = {"b64": (cmd_b64, 2), "vfs": (cmd_vfs, 4), "edges": (cmd_edges, 1),
              "pipe": (cmd_pipe, 2), "stress": (cmd_stress, 2),
-             "pipebin": (cmd_pipebin, 2)}
+             "pipebin": (cmd_pipebin, 2), "irqtext": (cmd_irqtext, 2)}
     if cmd not in table or len(args) != table[cmd][1]:
         print("ktrace: bad command line: %s" % " ".join(argv[1:]))
         return 2

@@ -44,6 +44,36 @@ proc rpt_trace {desc args} {
 	return $out
 }
 
+# NAME passes if view ARGS prints the same for traces DESC and OTHER.
+proc rpt_same {name desc other args} {
+	global rpt_report rpt_tmp
+	if {![rpt_ready $name]} { return }
+	set outs {}
+	foreach d [list $desc $other] {
+		set trace [rpt_trace $d]
+		if {$trace eq ""} {
+			fail "$name: cannot make the trace $d"
+			return
+		}
+		set out "$rpt_tmp/[rpt_fname $name].$d.out"
+		set cmd [rpt_q $rpt_report]
+		foreach a $args { append cmd " [rpt_q $a]" }
+		set r [dcg_sh "($cmd [rpt_q $trace] >[rpt_q $out] 2>[rpt_q $out.err])"]
+		if {[lindex $r 0] != 0} {
+			fail "$name: exit status [lindex $r 0] on $d"
+			return
+		}
+		lappend outs $out
+	}
+	set d [dcg_sh "diff -u [rpt_q [lindex $outs 1]] [rpt_q [lindex $outs 0]]"]
+	if {[lindex $d 0] == 0} {
+		pass $name
+	} else {
+		fail $name
+		send_log "\n[lindex $d 1]\n"
+	}
+}
+
 # Run dcg-report ARGS on the trace of DESC; pass if stdout equals
 # data/EXPECTED byte for byte and the exit status is 0.
 proc rpt_golden {name desc expected args} {

@@ -1,6 +1,6 @@
 /*
  * kcompat-check.c - uses every kernel entry of runtime/linux/kcompat.h
- * (K1..K6) the way the glue does; kcompat-build.exp compiles it against
+ * (K1..K6, K8) the way the glue does; kcompat-build.exp compiles it against
  * each release's kernel headers.  The stap entries (S1..S4) need a stap
  * runtime and are built by the VM tests of each release.
  */
@@ -50,4 +50,12 @@ dcg_ksize_fn kc_ksize;		/* K5 */
 int kc_task_work(struct callback_head *w)	/* K6 */
 {
 	return task_work_add(current, w, TWA_RESUME);
+}
+
+u32 kc_irq_counts(void)		/* K8 */
+{
+	struct dcg_irqc c;
+
+	dcg_irq_counts(&c);
+	return c.timer + c.ipi + c.nmi + c.other + c.softirq + c.device;
 }

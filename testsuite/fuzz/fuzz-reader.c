@@ -242,6 +242,8 @@ static void run_view(const struct view *v, struct options *o,
 				edge_recs_add(&rp.edges, (const void *)rec);
 			else if (rec->type == DCG_REC_SWITCH)
 				walk_switch(&rp, (const void *)rec);
+			else if (rec->type == DCG_REC_IRQ)
+				walk_irq(&rp, (const void *)rec);
 		}
 		walk_finish(&rp);
 		edge_recs_finish(&rp.edges);

@@ -25,6 +25,8 @@
  *   stats stops=N produced=N written=N dropped=N resyncs=N decode_errors=N
  *   edge caller=A callee=A count=N
  *   switch [tid=N] out=NS in=NS [at=A] [outcpu=N] [incpu=N]
+ *   irq [tid=N] start=NS end=NS [ip=A] [cpu=N] [timer=N] [ipi=N]
+ *       [device=N] [nmi=N] [other=N] [softirq=N]
  *   host=, mode=, what=, reason= and flags= also take numbers (any
  *   value, for out-of-range tests)
  *   raw type=N size=N [body=HEX]   a record header with any size; the
@@ -559,6 +561,26 @@ static void write_switch(char **f, int n)
 	put(&w, sizeof(w));
 }
 
+static void write_irq(char **f, int n)
+{
+	struct dcg_rec_irq q;
+
+	memset(&q, 0, sizeof(q));
+	cur_tid = num(f, n, "tid", cur_tid);
+	rec_init(&q.r, DCG_REC_IRQ, sizeof(q), cur_tid);
+	q.start_ts = num(f, n, "start", last_ts);
+	q.end_ts = last_ts = num(f, n, "end", q.start_ts);
+	q.ip = num(f, n, "ip", 0);
+	q.cpu = num(f, n, "cpu", 0);
+	q.timer = num(f, n, "timer", 0);
+	q.ipi = num(f, n, "ipi", 0);
+	q.device = num(f, n, "device", 0);
+	q.nmi = num(f, n, "nmi", 0);
+	q.other = num(f, n, "other", 0);
+	q.softirq = num(f, n, "softirq", 0);
+	put(&q, sizeof(q));
+}
+
 static void write_stats(char **f, int n)
 {
 	struct dcg_rec_stats s;
@@ -633,6 +655,8 @@ static void one_line(char *line)
 		write_stats(f, n);
 	else if (!strcmp(tok, "switch"))
 		write_switch(f, n);
+	else if (!strcmp(tok, "irq"))
+		write_irq(f, n);
 	else if (!strcmp(tok, "edge"))
 		write_edge(f, n);
 	else if (!strcmp(tok, "raw"))

@@ -669,6 +669,9 @@ static int replay(struct report *rp, bool scanned)
 		case DCG_REC_PROFILE:
 			walk_profile(rp, (const void *)rec);
 			break;
+		case DCG_REC_IRQ:
+			walk_irq(rp, (const void *)rec);
+			break;
 		}
 	}
 	return rc;

@@ -137,6 +137,9 @@ struct view {
 	/* a context switch of @t (kernel traces), may be NULL */
 	void (*on_switch)(struct report *rp, struct thread *t,
 			  const struct dcg_rec_switch *sw);
+	/* interrupts between two stops of @t (kernel traces), may be NULL */
+	void (*on_irq)(struct report *rp, struct thread *t,
+		       const struct dcg_rec_irq *q);
 	/*
 	 * After the trace is read, before -o FILE is created: reads what
 	 * else the view needs (diff: the second trace), so that bad input
@@ -254,6 +257,7 @@ void walk_finish(struct report *rp);
 void walk_free(struct report *rp);
 dcg_u64 rel_ts(const struct report *rp, dcg_u64 ts);
 void walk_switch(struct report *rp, const struct dcg_rec_switch *sw);
+void walk_irq(struct report *rp, const struct dcg_rec_irq *q);
 void walk_profile(struct report *rp, const struct dcg_rec_profile *p);
 
 /* args.c: arguments and return values as the source would show them */

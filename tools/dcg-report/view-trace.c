@@ -22,7 +22,10 @@
  * A context switch in a kernel trace is one line, as ftrace's "=>"
  * switch lines, at the time the thread came back:
  *     306396   1     100      ==> switch: out on CPU 0 at 29058 ns, in on CPU 1, 277338 ns off CPU
- * indented as a child of the innermost frame shown.
+ * indented as a child of the innermost frame shown.  Interrupts taken
+ * between two stops are one line too, as ftrace's "==========>" marks,
+ * at the time of the stop before:
+ *     2201460   0     100        ==========> irq: timer 1, softirq 1, at vfs_read+0x1c, 412000 ns
  * Indentation stops at INDENT_LEVELS levels; deeper lines start with
  * "[depth N]" instead.  A gap of several lost levels shows as one
  * "[unknown] [lost, N frames]".
@@ -179,6 +182,36 @@ static void on_switch(struct report *rp, struct thread *t,
 		sw->in_cpu, (unsigned long long)(sw->in_ts - sw->out_ts));
 }
 
+/*
+ * Interrupts between two stops: one line, as ftrace's "==========>"
+ * marks, at the time of the stop before, the kinds that are non-zero,
+ * where the thread was interrupted and the gap.
+ */
+static void on_irq(struct report *rp, struct thread *t,
+		   const struct dcg_rec_irq *q)
+{
+	static const char *const names[] = {
+		"timer", "ipi", "device", "nmi", "other", "softirq",
+	};
+	const dcg_u32 v[] = { q->timer, q->ipi, q->device, q->nmi, q->other,
+			      q->softirq };
+	dcg_u32 vdepth = 1;	/* inside the innermost frame shown */
+	dcg_s32 i = (dcg_s32)t->depth - 1;
+	size_t k;
+
+	if (i >= 0 && !t->stack[i].visible)
+		i = t->stack[i].vparent;
+	if (i >= 0)
+		vdepth = t->stack[i].vdepth + 1;
+	line_start(rp, t->tid, q->start_ts, q->cpu, vdepth);
+	fputs("==========> irq: ", rp->out);
+	for (k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+		if (v[k])
+			fprintf(rp->out, "%s %u, ", names[k], v[k]);
+	fprintf(rp->out, "at %s, %llu ns\n", func_name(rp, q->ip),
+		(unsigned long long)(q->end_ts - q->start_ts));
+}
+
 static int finish(struct report *rp)
 {
 	print_footer(rp, "# ");
@@ -187,5 +220,6 @@ static int finish(struct report *rp)
 
 const struct view view_trace = {
 	.name = "trace", .start = start, .enter = enter, .leave = leave,
-	.orphan = orphan, .on_switch = on_switch, .finish = finish,
+	.orphan = orphan, .on_switch = on_switch, .on_irq = on_irq,
+	.finish = finish,
 };

@@ -543,6 +543,30 @@ void walk_switch(struct report *rp, const struct dcg_rec_switch *sw)
 	rp->view->on_switch(rp, t, sw);
 }
 
+/*
+ * An interrupt record: like a switch, only for views that show the
+ * flow; it is never a frame, so no view counts it as a call.
+ */
+void walk_irq(struct report *rp, const struct dcg_rec_irq *q)
+{
+	struct thread *t;
+
+	if (!tid_wanted(rp->o, q->r.tid) || !rp->view->on_irq)
+		return;
+	if (rp->o->min_duration && q->end_ts - q->start_ts < rp->o->min_duration)
+		return;
+	t = find_thread(rp, q->r.tid);
+	if (t->depth) {
+		dcg_s32 i = t->depth - 1;
+
+		if (!t->stack[i].visible)
+			i = t->stack[i].vparent;
+		if (i >= 0)
+			announce(rp, t, i);
+	}
+	rp->view->on_irq(rp, t, q);
+}
+
 /* Frames still open when the trace ends close at the thread's last time. */
 void walk_finish(struct report *rp)
 {

@@ -185,6 +185,7 @@ size_t dcg_rec_min_size(unsigned int type)
 	case DCG_REC_STATS:	return sizeof(struct dcg_rec_stats);
 	case DCG_REC_EDGE:	return sizeof(struct dcg_rec_edge);
 	case DCG_REC_SWITCH:	return sizeof(struct dcg_rec_switch);
+	case DCG_REC_IRQ:	return sizeof(struct dcg_rec_irq);
 	case DCG_REC_PROFILE:	return sizeof(struct dcg_rec_profile);
 	}
 	return 0;
@@ -203,7 +204,8 @@ static const char *const rec_names[DCG_REC_TYPES] = {
 	[DCG_REC_MAP] = "map", [DCG_REC_KSYM] = "ksym",
 	[DCG_REC_THREAD] = "thread", [DCG_REC_LOST] = "lost",
 	[DCG_REC_STATS] = "stats", [DCG_REC_EDGE] = "edge",
-	[DCG_REC_SWITCH] = "switch", [DCG_REC_PROFILE] = "profile",
+	[DCG_REC_SWITCH] = "switch", [DCG_REC_IRQ] = "irq",
+	[DCG_REC_PROFILE] = "profile",
 };
 
 static bool has_nul(const void *p, size_t len)
@@ -549,6 +551,19 @@ static int check_record(struct dcg_reader *r, const struct dcg_rec *rec)
 				    "switch record: back in (%llu) before out (%llu)",
 				    (unsigned long long)w->in_ts,
 				    (unsigned long long)w->out_ts);
+		return 0;
+	}
+	case DCG_REC_IRQ: {
+		const struct dcg_rec_irq *q = (const void *)rec;
+
+		if (q->end_ts < q->start_ts)
+			return fail(r, r->offset,
+				    "irq record: ends (%llu) before it starts (%llu)",
+				    (unsigned long long)q->end_ts,
+				    (unsigned long long)q->start_ts);
+		if (!q->timer && !q->ipi && !q->device && !q->nmi && !q->other)
+			return fail(r, r->offset,
+				    "irq record: no interrupt counted");
 		return 0;
 	}
 	case DCG_REC_LOST: {
