@@ -294,6 +294,7 @@ struct dcg_rec_irq {
 	dcg_u32 pad2;
 };
 
+/*
  * Instruction counts of one thread's window (issue #16), written only
  * when asked for (dcg-trace --annotate, the tapset's
  * dyncg_annotate()): how often each straight-line run of instructions
