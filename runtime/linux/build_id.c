@@ -26,6 +26,7 @@
 #include <linux/file.h>	/* get_file(), fput() for the callers */
 #include <linux/fs.h>
 #include <linux/kallsyms.h>
+#include <linux/uaccess.h>
 #include <linux/string.h>
 
 #define DCG_NT_GNU_BUILD_ID	3	/* not in the kernel's uapi elf.h */
@@ -48,7 +49,7 @@ static int dcg_bid_read(void *ctx, void *buf, size_t len, u64 pos)
 /* From kernel memory (@pos is the address), never faulting. */
 static int dcg_bid_read_kernel(void *ctx, void *buf, size_t len, u64 pos)
 {
-	return dcg_read_nofault(pos, buf, len, true) == len ? 0 : -EIO;
+	return copy_from_kernel_nofault(buf, (const void *)pos, len) ? -EIO : 0;
 }
 
 /*

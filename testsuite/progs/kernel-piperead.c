@@ -2,7 +2,10 @@
 /*
  * kernel-piperead [DELAY_MS] - sleep inside vfs_read: the parent reads
  * an empty pipe and blocks in pipe_read until the child, after DELAY_MS
- * (default 300), writes 8 bytes; a second read sees EOF.  Prints
+ * (default 300) and once the parent is asleep, writes 8 bytes; a second
+ * read sees EOF.  Waiting for the parent's sleep makes the first read
+ * block however slowly a tracer gets it to pipe_read (a stepped read
+ * took 430 ms to get there once, under load).  Prints
  *     kernel-piperead: first=8 second=0
  * The child never calls read(), so a vfs_read probe filtered on this
  * program's name sees the parent's two reads only.
@@ -14,6 +17,38 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* The state letter of /proc/PID/stat ('S': asleep), or 0. */
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');		/* after the command name */
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/*
+ * Until @pid sleeps (the parent does nothing but read the pipe), at
+ * most 60 s: a parent that never blocks then finds the data there and
+ * the test sees a read that did not sleep.
+ */
+static void wait_asleep(pid_t pid)
+{
+	struct timespec ts = { 0, 10 * 1000000L };
+	int i;
+
+	for (i = 0; i < 6000 && proc_state(pid) != 'S'; i++)
+		nanosleep(&ts, NULL);
+}
 
 int main(int argc, char **argv)
 {
@@ -41,6 +76,7 @@ int main(int argc, char **argv)
 
 		close(fds[0]);
 		nanosleep(&ts, NULL);
+		wait_asleep(getppid());
 		if (write(fds[1], "12345678", 8) != 8)
 			_exit(1);
 		_exit(0);
