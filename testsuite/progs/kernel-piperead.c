@@ -7,13 +7,15 @@
  * block however slowly a tracer gets it to pipe_read (a stepped read
  * took 430 ms to get there once, under load).  Prints
  *     kernel-piperead: first=8 second=0
- * The child never calls read(), so a vfs_read probe filtered on this
- * program's name sees the parent's two reads only.
+ * The child reads only /proc, under another name (piperead-child), so a
+ * vfs_read probe filtered on this program's name or pid sees the
+ * parent's two reads only.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -74,6 +76,11 @@ int main(int argc, char **argv)
 	if (pid == 0) {
 		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 
+		/*
+		 * Its own name: it reads /proc, and probes filtered on this
+		 * program's name must still see the parent's reads only.
+		 */
+		prctl(PR_SET_NAME, "piperead-child");
 		close(fds[0]);
 		nanosleep(&ts, NULL);
 		wait_asleep(getppid());
