@@ -517,6 +517,23 @@ void walk_thread_rec(struct report *rp, const struct dcg_rec_thread *tr)
 	t->named = true;
 }
 
+/*
+ * A marker (switch, interrupt) inside @t's open frames: the frames it
+ * happened in are shown first (lazy announcing).
+ */
+static void announce_open(struct report *rp, struct thread *t)
+{
+	dcg_s32 i;
+
+	if (!t->depth)
+		return;
+	i = t->depth - 1;
+	if (!t->stack[i].visible)
+		i = t->stack[i].vparent;
+	if (i >= 0)
+		announce(rp, t, i);
+}
+
 /* A context switch record: only views that show the flow care. */
 void walk_switch(struct report *rp, const struct dcg_rec_switch *sw)
 {
@@ -531,15 +548,7 @@ void walk_switch(struct report *rp, const struct dcg_rec_switch *sw)
 	if (rp->o->ret_filter)
 		return;
 	t = find_thread(rp, sw->r.tid);
-	/* the frames it happened in are shown first (lazy announcing) */
-	if (t->depth) {
-		dcg_s32 i = t->depth - 1;
-
-		if (!t->stack[i].visible)
-			i = t->stack[i].vparent;
-		if (i >= 0)
-			announce(rp, t, i);
-	}
+	announce_open(rp, t);
 	rp->view->on_switch(rp, t, sw);
 }
 
@@ -556,14 +565,7 @@ void walk_irq(struct report *rp, const struct dcg_rec_irq *q)
 	if (rp->o->min_duration && q->end_ts - q->start_ts < rp->o->min_duration)
 		return;
 	t = find_thread(rp, q->r.tid);
-	if (t->depth) {
-		dcg_s32 i = t->depth - 1;
-
-		if (!t->stack[i].visible)
-			i = t->stack[i].vparent;
-		if (i >= 0)
-			announce(rp, t, i);
-	}
+	announce_open(rp, t);
 	rp->view->on_irq(rp, t, q);
 }
 
