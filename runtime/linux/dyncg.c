@@ -53,5 +53,6 @@
 #include "sched_hooks.c"
 #include "kernel_trap.c"
 #include "kernel_window.c"
+#include "exceptions.c"	/* page faults inside kernel windows */
 
 #endif /* DCG_KERNEL_C */

@@ -561,9 +561,9 @@ static int check_record(struct dcg_reader *r, const struct dcg_rec *rec)
 				    "irq record: ends (%llu) before it starts (%llu)",
 				    (unsigned long long)q->end_ts,
 				    (unsigned long long)q->start_ts);
-		if (!q->timer && !q->ipi && !q->device && !q->nmi && !q->other)
+		if (!dcg_irq_hard(q) && !q->faults)
 			return fail(r, r->offset,
-				    "irq record: no interrupt counted");
+				    "irq record: no interrupt or exception counted");
 		return 0;
 	}
 	case DCG_REC_LOST: {
