@@ -19,8 +19,6 @@
  * addresses; lookups in it subtract the KASLR offset worked out from
  * the symbol table (kernel_check()).  File:line comes from that vmlinux.
  */
-#include "config.h"
-
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -790,15 +788,10 @@ static char *plt_name(Dwfl_Module *mod, Dwarf_Addr addr)
 
 /*
  * The C++ ABI's demangler, from libstdc++: elfutils has none of its own,
- * and every C++ program on the system already links this one.  Without
- * it (configure says so) every name fails to demangle: it stays mangled.
+ * and every C++ program on the system already links this one.
  */
-#ifdef HAVE_CXA_DEMANGLE
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len,
 			    int *status);
-#else
-#define __cxa_demangle(mangled, buf, len, status) (*(status) = -2, (char *)NULL)
-#endif
 
 /*
  * A malloc'ed copy of @name without its symbol version (glibc's .symtab
