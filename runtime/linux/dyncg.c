@@ -46,7 +46,12 @@
 #include "transport.c"
 #include "edge_table.c"
 #include "die_notifier.c"
-#include "window.c"
+#include "window_emit.c"	/* both window kinds: clock, registers, emit */
+#include "user_syms.c"	/* user windows: memory, .dynsym bounds */
+#include "root_frame.c"
+#include "user_window.c"
+#include "task_hooks.c"	/* exit and exec tracepoints */
+#include "session.c"	/* probe begin, probe end, teardown */
 #include "skip.c"		/* skip instead of step (runtime/linux/skip.c) */
 /* dyncg kernel mode: windows opened from kprobes (doc/kernel-mode.md) */
 #include "kernel_syms.c"

@@ -232,7 +232,7 @@ static void dcg_kwin_irqs_total(struct dcg_kwin *kw)
 
 /*
  * Emit a window's END events and what it lost, and fold its counters
- * into the totals.  Not window.c's dcg_window_finish(): that one also
+ * into the totals.  Not user_window.c's dcg_window_finish(): that one also
  * ends user-mode skipping (skip.c), whose state exists only for the
  * slots of dcg_slots[]; the rest is the same dcg_slot_end_window().
  */
@@ -324,7 +324,7 @@ static void dcg_kclose(struct pt_regs *regs)
  * A task that exited or exec'd in its kernel window (the guard runs in
  * exit_task_work(), or on the return to the new image) gets the THREAD
  * record dcg-trace writes; unless it has a user-mode slot too, whose
- * hooks in window.c write it already.
+ * hooks in task_hooks.c write it already.
  */
 static void dcg_kwin_thread_end(struct dcg_kwin *kw)
 {

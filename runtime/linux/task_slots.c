@@ -22,7 +22,7 @@
  * its return address there), so DCG_KDEPTH frames always suffice.  The
  * output buffer is part of the slot itself.
  *
- * Exit and exec are seen by window.c's hooks (the sched_process_exit
+ * Exit and exec are seen by task_hooks.c's hooks (the sched_process_exit
  * and sched_process_exec tracepoints): they end a window still open and
  * write the THREAD EXIT or EXEC record.  A slot keeps its task until the
  * module goes, so the hooks know every task that has had a window.  The
@@ -51,7 +51,7 @@ static struct dcg_slot *dcg_slot_find(struct task_struct *t)
 	return NULL;
 }
 
-/* window.c's exit and exec hooks are registered */
+/* task_hooks.c's exit and exec hooks are registered */
 static int dcg_thread_hooks;
 
 static int dcg_slot_dead(struct dcg_slot *s)
@@ -232,4 +232,28 @@ static void dcg_slot_release(struct dcg_slot *s)
 	s->cap = 0;
 	dcg_slot_put_task(s);
 	atomic_set(&s->state, DCG_SLOT_FREE);
+}
+
+/*
+ * The end of any window, user or kernel (kernel_window.c): the engine's
+ * END returns, LOST records for what the window dropped, one flush, and
+ * its counters folded into the totals.
+ */
+static void dcg_slot_end_window(struct dcg_slot *s)
+{
+	struct dcg_stats *st = &s->engine.stats;
+
+	if (s->opened)
+		dcg_thread_end(&s->engine, dcg_now_ns(), &s->ops);
+	s->opened = 0;
+	atomic64_add(st->resyncs, &dcg_g.resyncs);
+	atomic64_add(st->decode_errors + st->read_errors,
+		     &dcg_g.decode_errors);
+	st->resyncs = st->decode_errors = st->read_errors = 0;
+	if (s->dropped)
+		dcg_out_lost(s, s->dropped, DCG_LOST_BUDGET);
+	if (s->lost_buffer)
+		dcg_out_lost(s, s->lost_buffer, DCG_LOST_BUFFER);
+	dcg_out_flush(s);
+	s->dropped = s->lost_buffer = 0;
 }
