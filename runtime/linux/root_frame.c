@@ -7,36 +7,33 @@
  */
 
 /*
- * At a function's entry [sp] holds the return address, so the bytes
- * before it end in a call: e8 rel32, or ff /2 with 0 to 5 bytes of
- * ModRM tail.  A probe after the prologue (stap may put .function probes
- * there) fails this and the window opens "here" instead of at a root.
+ * At a function's entry [sp] holds the return address, so a near call
+ * ends just before it.  A probe after the prologue (stap may put
+ * .function probes there) fails this and the window opens "here"
+ * instead of at a root.
  */
 static int dcg_looks_like_return(struct dcg_slot *s, u64 ret)
 {
-	u8 b[8];
-	int i;
+	u8 b[DCG_CALL_BEFORE_LEN];
+	struct dcg_insn insn;
 
-	if (ret < 8 || dcg_read_user(s, ret - 8, b, 8) != 8)
+	if (ret < sizeof(b) ||
+	    dcg_read_user(s, ret - sizeof(b), b, sizeof(b)) != sizeof(b))
 		return 0;
-	if (b[3] == 0xe8)
-		return 1;
-	for (i = 2; i <= 7; i++)
-		if (b[8 - i] == 0xff && ((b[8 - i + 1] >> 3) & 7) == 2)
-			return 1;
-	return 0;
+	return dcg_insn_call_ending(b, ret, &insn) != 0;
 }
 
-/* The e8 rel32 that ends just before @ret calls @func. */
+/* The call that ends just before @ret is an e8 rel32 of @func. */
 static int dcg_called_directly(struct dcg_slot *s, u64 ret, u64 func)
 {
-	u8 b[5];
-	s32 rel;
+	u8 b[DCG_CALL_BEFORE_LEN];
+	struct dcg_insn insn;
 
-	if (dcg_read_user(s, ret - 5, b, 5) != 5 || b[0] != 0xe8)
+	if (ret < sizeof(b) ||
+	    dcg_read_user(s, ret - sizeof(b), b, sizeof(b)) != sizeof(b))
 		return 0;
-	memcpy(&rel, b + 1, 4);
-	return ret + rel == func;
+	return dcg_insn_call_ending(b, ret, &insn) &&
+	       insn.branch == DCG_BR_CALL && insn.target == func;
 }
 
 /*

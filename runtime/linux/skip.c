@@ -441,26 +441,18 @@ static void dcg_skip_release(struct dcg_slot *s)
  */
 static u64 dcg_skip_call_before(struct dcg_slot *s, u64 ip, u64 sp)
 {
-	static const u8 lens[] = { 5, 2, 3, 6, 7, 4 };
 	struct dcg_insn insn;
-	u8 buf[16];
+	u8 b[DCG_CALL_BEFORE_LEN];
+	unsigned int n;
 	u64 ret;
-	unsigned int i, n;
 
-	if (dcg_read_user(s, sp, &ret, 8) != 8 || ret < 16)
+	if (dcg_read_user(s, sp, &ret, 8) != 8 || ret < 16 ||
+	    dcg_read_user(s, ret - sizeof(b), b, sizeof(b)) != sizeof(b))
 		return 0;
-	for (i = 0; i < ARRAY_SIZE(lens); i++) {
-		n = lens[i];
-		if (dcg_read_user(s, ret - n, buf, n) != n)
-			continue;
-		if (dcg_insn_decode(buf, n, ret - n, &insn) != (int)n ||
-		    !dcg_branch_is_call(insn.branch))
-			continue;
-		if (insn.branch == DCG_BR_CALL && insn.target != ip)
-			continue;
-		return ret - n;
-	}
-	return 0;
+	n = dcg_insn_call_ending(b, ret, &insn);
+	if (!n || (insn.branch == DCG_BR_CALL && insn.target != ip))
+		return 0;
+	return ret - n;
 }
 
 /*
