@@ -41,6 +41,7 @@
 #include "plt_stub.c"	/* PLT stubs named in the live text */
 #include "trap_flag.c"
 #include "task_slots.c"
+#include "task_work.c"	/* counted task works */
 #include "user_flags.c"	/* the program's own TF in user windows */
 #include "build_id.c"	/* the build-id of MAP records */
 #include "transport.c"

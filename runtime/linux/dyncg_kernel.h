@@ -13,6 +13,7 @@
  *   trap_flag.c      EFLAGS.TF and DEBUGCTL.BTF of one task
  *   task_slots.c     per-task tracing state (a fixed array of slots), the
  *                    end of any window (user or kernel)
+ *   task_work.c      counted task works: queue on current, undo on failure
  *   user_flags.c     the program's own TF in user windows
  *   build_id.c       the build-id of MAP records
  *   transport.c      events into the SystemTap transport (binary or text)

@@ -73,39 +73,31 @@ static void dcg_kguard_fn(struct callback_head *cb);
 
 /*
  * Take a window to BUSY from whatever state it is in; another CPU holds
- * BUSY only for the few stores of probe end, so wait that out.
+ * BUSY only for the few stores of probe end, so wait that out.  The
+ * callers (the guard, teardown) must own the window to let go of its
+ * task and its notifier, so past the bound they warn and wait on.
  */
 static int dcg_kwin_take(struct dcg_kwin *kw)
 {
+	unsigned int wait = DCG_STATE(DCG_KW_BUSY) | DCG_STATE(DCG_KW_INTRAP);
 	int st;
 
-	for (;;) {
-		st = atomic_read(&kw->state);
-		if (st == DCG_KW_BUSY || st == DCG_KW_INTRAP) {
-			cpu_relax();
-			continue;
-		}
-		if (atomic_cmpxchg(&kw->state, st, DCG_KW_BUSY) == st)
-			return st;
-	}
+	while ((st = dcg_state_take(&kw->state, DCG_KW_BUSY, wait, ~wait)) < 0)
+		pr_warn_once("dyncg: kernel window %d busy for %d spins\n",
+			     (int)(kw - dcg_kwins), DCG_STATE_TAKE_SPINS);
+	return st;
 }
 
 static int dcg_kguard_queue(struct dcg_kwin *kw)
 {
-	init_task_work(&kw->guard, dcg_kguard_fn);
-	atomic_inc(&dcg_k.guards);
 	/*
 	 * Not stap's stp_task_work_add(): stap's exit waits for the works
 	 * it counts before our teardown can cancel them, and a guard runs
 	 * only when its task returns to user mode, so the unload would wait
 	 * for a task asleep in its window.  dcg_k.guards counts ours.
 	 */
-	if (task_work_add(current, &kw->guard, TWA_RESUME)) {
-		if (atomic_dec_and_test(&dcg_k.guards))
-			wake_up(&dcg_kguard_wq);
-		return -ESRCH;
-	}
-	return 0;
+	return dcg_task_work_queue(&kw->guard, dcg_kguard_fn, &dcg_k.guards,
+				   &dcg_kguard_wq);
 }
 
 /*
@@ -371,8 +363,7 @@ static void dcg_kguard_fn(struct callback_head *cb)
 	 */
 	if (!READ_ONCE(dcg_k.stopping))
 		dcg_out_wait_read();
-	if (atomic_dec_and_test(&dcg_k.guards))
-		wake_up(&dcg_kguard_wq);
+	dcg_task_work_done(&dcg_k.guards, &dcg_kguard_wq);
 }
 
 /* probe begin (atomic context). */
@@ -493,8 +484,7 @@ static int dcg_kernel_drain_once(void)
 		if (st == DCG_KW_PAUSED || st == DCG_KW_DRAINED)
 			dcg_kwin_finish(kw);
 		dcg_kwin_release(kw);
-		if (atomic_dec_and_test(&dcg_k.guards))
-			wake_up(&dcg_kguard_wq);
+		dcg_task_work_done(&dcg_k.guards, &dcg_kguard_wq);
 	}
 	return busy;
 }

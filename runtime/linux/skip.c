@@ -304,20 +304,16 @@ static void dcg_skip_work_fn(struct callback_head *cb)
 		}
 	}
 	atomic_set(&k->work_queued, 0);
-	if (atomic_dec_and_test(&dcg_g.works_pending))
-		wake_up(&dcg_works_wq);
+	dcg_task_work_done(&dcg_g.works_pending, &dcg_works_wq);
 }
 
 static int dcg_skip_queue_work(struct dcg_skip_slot *k)
 {
 	if (atomic_cmpxchg(&k->work_queued, 0, 1))
 		return 0;	/* still queued from the last skip: reuse */
-	atomic_inc(&dcg_g.works_pending);
-	init_task_work(&k->work, dcg_skip_work_fn);
-	if (task_work_add(current, &k->work, TWA_RESUME)) {
+	if (dcg_task_work_queue(&k->work, dcg_skip_work_fn,
+				&dcg_g.works_pending, &dcg_works_wq)) {
 		atomic_set(&k->work_queued, 0);
-		if (atomic_dec_and_test(&dcg_g.works_pending))
-			wake_up(&dcg_works_wq);
 		return -ESRCH;
 	}
 	return 0;

@@ -29,20 +29,14 @@
  */
 static int dcg_slot_take_own(struct dcg_slot *s)
 {
-	int st, spins;
-
-	for (spins = 0; spins < 1000000; spins++) {
-		st = atomic_read(&s->state);
-		if (st == DCG_SLOT_BUSY) {	/* probe end, on another CPU */
-			cpu_relax();
-			continue;
-		}
-		if (st < DCG_SLOT_OPENING)
-			return -1;
-		if (atomic_cmpxchg(&s->state, st, DCG_SLOT_BUSY) == st)
-			return st;
-	}
-	return -1;
+	/* BUSY: probe end, on another CPU */
+	return dcg_state_take(&s->state, DCG_SLOT_BUSY,
+			      DCG_STATE(DCG_SLOT_BUSY),
+			      DCG_STATE(DCG_SLOT_OPENING) |
+			      DCG_STATE(DCG_SLOT_ARMED) |
+			      DCG_STATE(DCG_SLOT_PAUSED) |
+			      DCG_STATE(DCG_SLOT_CLOSED) |
+			      DCG_STATE(DCG_SLOT_INTRAP));
 }
 
 /* End the window of the current task if it is open; s is BUSY. */

@@ -51,6 +51,39 @@ static struct dcg_slot *dcg_slot_find(struct task_struct *t)
 	return NULL;
 }
 
+/*
+ * Spins dcg_state_take() waits at most: a state it waits out is held
+ * for a few stores (probe end) or one #DB handler (microseconds).
+ */
+#define DCG_STATE_TAKE_SPINS	1000000
+
+#define DCG_STATE(st)	(1u << (st))
+
+/*
+ * Take a slot's or a kernel window's @state to @busy, from one of the
+ * states in @take (a mask of DCG_STATE() bits), after waiting while it
+ * is in one of @wait.  Returns the state it was taken from, or -1 when
+ * it is in none of @take, or still in @wait after DCG_STATE_TAKE_SPINS.
+ */
+static int dcg_state_take(atomic_t *state, int busy, unsigned int wait,
+			  unsigned int take)
+{
+	int st, spins;
+
+	for (spins = 0; spins < DCG_STATE_TAKE_SPINS; spins++) {
+		st = atomic_read(state);
+		if (wait & DCG_STATE(st)) {
+			cpu_relax();
+			continue;
+		}
+		if (!(take & DCG_STATE(st)))
+			return -1;
+		if (atomic_cmpxchg(state, st, busy) == st)
+			return st;
+	}
+	return -1;
+}
+
 /* task_hooks.c's exit and exec hooks are registered */
 static int dcg_thread_hooks;
 

@@ -19,10 +19,6 @@
  * instruction (or block) from there.
  */
 #include <linux/uaccess.h>
-#include <linux/wait.h>
-
-/* Our task works not yet run (dcg_g.works_pending): teardown waits. */
-static DECLARE_WAIT_QUEUE_HEAD(dcg_works_wq);
 
 static void dcg_work_fn(struct callback_head *cb);
 
@@ -30,13 +26,9 @@ static void dcg_queue_work(struct dcg_slot *s)
 {
 	if (atomic_cmpxchg(&s->work_queued, 0, 1))
 		return;
-	atomic_inc(&dcg_g.works_pending);
-	init_task_work(&s->work, dcg_work_fn);
-	if (task_work_add(current, &s->work, TWA_RESUME)) {
+	if (dcg_task_work_queue(&s->work, dcg_work_fn, &dcg_g.works_pending,
+				&dcg_works_wq))
 		atomic_set(&s->work_queued, 0);
-		if (atomic_dec_and_test(&dcg_g.works_pending))
-			wake_up(&dcg_works_wq);
-	}
 }
 
 static void dcg_window_start(struct dcg_slot *s)
@@ -147,8 +139,7 @@ static void dcg_work_fn(struct callback_head *cb)
 	}
 out:
 	atomic_set(&s->work_queued, 0);
-	if (atomic_dec_and_test(&dcg_g.works_pending))
-		wake_up(&dcg_works_wq);
+	dcg_task_work_done(&dcg_g.works_pending, &dcg_works_wq);
 }
 
 static void dcg_trap_step(struct dcg_slot *s, struct pt_regs *regs)
@@ -358,21 +349,16 @@ static void dcg_window_warn(void)
  */
 static void dcg_close_all(void)
 {
-	int i, spins;
+	int i;
 
 	for (i = 0; i < DCG_MAX_TASKS; i++) {
 		struct dcg_slot *s = &dcg_slots[i];
-		int st;
 
-		for (spins = 0; spins < 1000000; spins++) {
-			st = atomic_read(&s->state);
-			if (st != DCG_SLOT_INTRAP)
-				break;
-			cpu_relax();
-		}
-		if (st < DCG_SLOT_OPENING || st == DCG_SLOT_CLOSED ||
-		    st == DCG_SLOT_INTRAP ||
-		    atomic_cmpxchg(&s->state, st, DCG_SLOT_BUSY) != st)
+		if (dcg_state_take(&s->state, DCG_SLOT_BUSY,
+				   DCG_STATE(DCG_SLOT_INTRAP),
+				   DCG_STATE(DCG_SLOT_OPENING) |
+				   DCG_STATE(DCG_SLOT_ARMED) |
+				   DCG_STATE(DCG_SLOT_PAUSED)) < 0)
 			continue;
 		atomic64_inc(&dcg_g.aborted);
 		dcg_window_finish(s);
