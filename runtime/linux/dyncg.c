@@ -42,6 +42,7 @@
 #include "trap_flag.c"
 #include "task_slots.c"
 #include "task_work.c"	/* counted task works */
+#include "summary.c"	/* end-of-session counter tables */
 #include "user_flags.c"	/* the program's own TF in user windows */
 #include "build_id.c"	/* the build-id of MAP records */
 #include "transport.c"
@@ -59,5 +60,6 @@
 #include "sched_hooks.c"
 #include "kernel_trap.c"
 #include "kernel_window.c"
+#include "script_api.c"	/* what the tapset calls */
 
 #endif /* DCG_KERNEL_C */

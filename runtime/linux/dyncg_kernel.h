@@ -14,6 +14,7 @@
  *   task_slots.c     per-task tracing state (a fixed array of slots), the
  *                    end of any window (user or kernel)
  *   task_work.c      counted task works: queue on current, undo on failure
+ *   summary.c        end-of-session counters: one table per summary line
  *   user_flags.c     the program's own TF in user windows
  *   build_id.c       the build-id of MAP records
  *   transport.c      events into the SystemTap transport (binary or text)
@@ -30,6 +31,7 @@
  *   sched_hooks.c    kernel windows: preempt notifiers, TF moves with the task
  *   kernel_trap.c    kernel windows: the kernel-mode #DB handler (NMI-like)
  *   kernel_window.c  kernel windows: open, close, the return-to-user guard
+ *   script_api.c     what the tapset calls: one function per script function
  * All of them are compiled into the stap module through dyncg.c, in one
  * translation unit, so everything here is static.
  */

@@ -373,36 +373,49 @@ static void dcg_kernel_begin(void)
 	dcg_sched_key_get();
 }
 
+/* The two summary lines of kernel windows (text output). */
+static const struct dcg_counter dcg_kernel_counters[] = {
+	{ "windows", " %lld windows", &dcg_k.windows },
+	{ "traps", ", %lld traps", &dcg_k.stops },
+	{ "sync_traps", " (%lld in the probe's return path", &dcg_k.sync_stops },
+	{ "own_traps", ", %lld in this module)", &dcg_k.own_stops },
+	{ "tail_traps", ", %lld tail traps", &dcg_k.tail_traps },
+	{ "drained", ", %lld drained at the root's return", &dcg_k.drained },
+	{ "by_guard", ", %lld ended at return to user", &dcg_k.by_guard },
+	{ "aborted", ", %lld aborted", &dcg_k.aborted },
+	{ "sched_out", ", switches %lld out", &dcg_k.sched_out },
+	{ "sched_in", " / %lld in", &dcg_k.sched_in },
+	{ "nested", ", %lld nested", &dcg_k.nested },
+	{ "refused", ", %lld refused", &dcg_k.refused },
+};
+
+static const struct dcg_counter dcg_kernel_irq_counters[] = {
+	{ "irqs", " %lld in", &dcg_k.irqs },
+	{ "irq_gaps", " %lld gaps between stops", &dcg_k.irq_gaps },
+	{ "timer", " (timer %lld", &dcg_k.irq_kinds[0] },
+	{ "ipi", ", ipi %lld", &dcg_k.irq_kinds[1] },
+	{ "device", ", device %lld", &dcg_k.irq_kinds[2] },
+	{ "nmi", ", nmi %lld", &dcg_k.irq_kinds[3] },
+	{ "other", ", other %lld", &dcg_k.irq_kinds[4] },
+	{ "softirqs", "; softirqs %lld)", &dcg_k.irq_kinds[5] },
+	{ "irq_windows", ", in %lld", &dcg_k.irq_windows },
+	{ "windows", " of %lld windows", &dcg_k.windows },
+	{ "irq_max", ", at most %lld in one window", &dcg_k.irq_max },
+};
+
 static void dcg_kernel_summary(void)
 {
 	if (dcg_g.output == DCG_OUT_BINARY || !atomic64_read(&dcg_k.windows))
 		return;
-	_stp_printf("dynamic call graph (kernel): %lld windows, %lld traps (%lld in the probe's return path, %lld in this module), %lld tail traps, %lld drained at the root's return, %lld ended at return to user, %lld aborted, switches %lld out / %lld in, %lld nested, %lld refused, func bounds %s\n",
-		    (long long)atomic64_read(&dcg_k.windows),
-		    (long long)atomic64_read(&dcg_k.stops),
-		    (long long)atomic64_read(&dcg_k.sync_stops),
-		    (long long)atomic64_read(&dcg_k.own_stops),
-		    (long long)atomic64_read(&dcg_k.tail_traps),
-		    (long long)atomic64_read(&dcg_k.drained),
-		    (long long)atomic64_read(&dcg_k.by_guard),
-		    (long long)atomic64_read(&dcg_k.aborted),
-		    (long long)atomic64_read(&dcg_k.sched_out),
-		    (long long)atomic64_read(&dcg_k.sched_in),
-		    (long long)atomic64_read(&dcg_k.nested),
-		    (long long)atomic64_read(&dcg_k.refused),
+	_stp_printf("dynamic call graph (kernel):");
+	dcg_counters_print(dcg_kernel_counters,
+			   ARRAY_SIZE(dcg_kernel_counters));
+	_stp_printf(", func bounds %s\n",
 		    dcg_ksize_offset ? "kallsyms" : "none");
-	_stp_printf("dynamic call graph (kernel): interrupts inside windows: %lld in %lld gaps between stops (timer %lld, ipi %lld, device %lld, nmi %lld, other %lld; softirqs %lld), in %lld of %lld windows, at most %lld in one window\n",
-		    (long long)atomic64_read(&dcg_k.irqs),
-		    (long long)atomic64_read(&dcg_k.irq_gaps),
-		    (long long)atomic64_read(&dcg_k.irq_kinds[0]),
-		    (long long)atomic64_read(&dcg_k.irq_kinds[1]),
-		    (long long)atomic64_read(&dcg_k.irq_kinds[2]),
-		    (long long)atomic64_read(&dcg_k.irq_kinds[3]),
-		    (long long)atomic64_read(&dcg_k.irq_kinds[4]),
-		    (long long)atomic64_read(&dcg_k.irq_kinds[5]),
-		    (long long)atomic64_read(&dcg_k.irq_windows),
-		    (long long)atomic64_read(&dcg_k.windows),
-		    (long long)atomic64_read(&dcg_k.irq_max));
+	_stp_printf("dynamic call graph (kernel): interrupts inside windows:");
+	dcg_counters_print(dcg_kernel_irq_counters,
+			   ARRAY_SIZE(dcg_kernel_irq_counters));
+	_stp_printf("\n");
 	/*
 	 * No flush here: the end probe's epilogue sends this together with
 	 * the rest of the end-of-run text, as one message.  Stapio 4.8,
