@@ -191,17 +191,9 @@ static void dcg_on_signal(void)
 	dcg_queue_work(s);
 }
 
-/*
- * dynamic_call_graph(1).  @regs are the probed user registers; @at_entry
- * says the probe sits on the first instruction of function @entry_ip,
- * so [sp] is the return address.  Returns NULL or a message for error().
- */
-static const char *dcg_open(struct pt_regs *regs, u64 entry_ip, int at_entry)
+/* Why dynamic_call_graph(1) cannot trace here, or NULL. */
+static const char *dcg_open_refused(struct pt_regs *regs)
 {
-	struct dcg_slot *s;
-	const char *why = NULL;
-	int st;
-
 	if (!current->mm || (current->flags & PF_KTHREAD) || !regs ||
 	    !user_mode(regs))
 		return "dynamic_call_graph: called from a context without a user task (use it in a process(...) probe)";
@@ -209,34 +201,42 @@ static const char *dcg_open(struct pt_regs *regs, u64 entry_ip, int at_entry)
 		return "dynamic_call_graph: refusing to trace a ptraced task";
 	if (!dcg_g.registered)
 		return "dynamic_call_graph: trap handler not registered";
-	if (dcg_stopping())
-		return NULL;
-	s = dcg_slot_find(current);
-	st = s ? atomic_read(&s->state) : DCG_SLOT_FREE;
-	if (s && st != DCG_SLOT_CLOSED && s->mm != current->mm &&
+	return NULL;
+}
+
+/*
+ * A (1) in a thread whose slot @s is not closed.  A window of the image
+ * the task exec'd away from ends here: returns 0, the slot CLOSED, for
+ * a new window.  Otherwise returns 1 with *why NULL for a nested (1)
+ * (recursion into the probed function, from a frame below the one that
+ * opened the window: one window, closed by the (0) that matches the
+ * outermost (1)), or the error of one from that frame or above it (the
+ * script turning tracing on twice).
+ */
+static int dcg_open_again(struct dcg_slot *s, struct pt_regs *regs, int st,
+			  const char **why)
+{
+	*why = NULL;
+	if (s->mm != current->mm &&
 	    atomic_cmpxchg(&s->state, st, DCG_SLOT_BUSY) == st) {
-		/* a window of the image this task exec'd away from */
 		atomic64_inc(&dcg_g.aborted);
 		dcg_window_finish(s);
 		atomic_set(&s->state, DCG_SLOT_CLOSED);
-		st = DCG_SLOT_CLOSED;
+		return 0;
 	}
-	if (s && st != DCG_SLOT_CLOSED) {
-		/*
-		 * Recursion into the probed function, from a frame below the
-		 * one that opened the window: one window, closed by the (0)
-		 * that matches the outermost (1).  From that frame or above
-		 * it is the script turning tracing on twice.
-		 */
-		if (regs->sp >= s->open_sp)
-			return "dynamic_call_graph(1): tracing is already on for this thread (turned on twice; only recursion, from a deeper frame, may nest)";
-		s->nest++;
-		atomic64_inc(&dcg_g.nested);
-		return NULL;
+	if (regs->sp >= s->open_sp) {
+		*why = "dynamic_call_graph(1): tracing is already on for this thread (turned on twice; only recursion, from a deeper frame, may nest)";
+		return 1;
 	}
-	s = dcg_slot_claim(current, &why);
-	if (!s)
-		return why;
+	s->nest++;
+	atomic64_inc(&dcg_g.nested);
+	return 1;
+}
+
+/* A claimed slot (BUSY) set up for a new window opening at @regs. */
+static void dcg_open_setup(struct dcg_slot *s, struct pt_regs *regs,
+			   u64 entry_ip, int at_entry)
+{
 	s->open_sp = regs->sp;
 	s->closed_by_user = 0;
 	s->mode = dcg_g.btf_works ? DCG_MODE_BLOCK : DCG_MODE_STEP;
@@ -262,6 +262,29 @@ static const char *dcg_open(struct pt_regs *regs, u64 entry_ip, int at_entry)
 	dcg_regs_from(&s->entry_regs, regs);
 	s->entry_regs.ip = s->entry_ip;
 	dcg_uf_probe_at(s, entry_ip);	/* user_flags.c: the probed insn */
+}
+
+/*
+ * dynamic_call_graph(1).  @regs are the probed user registers; @at_entry
+ * says the probe sits on the first instruction of function @entry_ip,
+ * so [sp] is the return address.  Returns NULL or a message for error().
+ */
+static const char *dcg_open(struct pt_regs *regs, u64 entry_ip, int at_entry)
+{
+	const char *why = dcg_open_refused(regs);
+	struct dcg_slot *s;
+	int st;
+
+	if (why || dcg_stopping())
+		return why;
+	s = dcg_slot_find(current);
+	st = s ? atomic_read(&s->state) : DCG_SLOT_FREE;
+	if (s && st != DCG_SLOT_CLOSED && dcg_open_again(s, regs, st, &why))
+		return why;
+	s = dcg_slot_claim(current, &why);
+	if (!s)
+		return why;
+	dcg_open_setup(s, regs, entry_ip, at_entry);
 	atomic64_inc(&dcg_g.windows);
 	dcg_out_header(current);
 	atomic_set(&s->state, DCG_SLOT_OPENING);
