@@ -67,6 +67,17 @@ struct dcg_insn {
 DCG_API int dcg_insn_decode(const dcg_u8 *buf, unsigned int avail, dcg_u64 ip,
 			    struct dcg_insn *out);
 
+/*
+ * Is @ret a return address, that is, does a near call (e8, or ff /2)
+ * end right before it?  @b holds the DCG_CALL_BEFORE_LEN bytes that end
+ * at @ret.  Returns the call's length, with *out its decoding (the
+ * direct target for e8), or 0.  One answer for every host: the root
+ * frame of a user window, a skip's end, the classifier's rebuilt calls.
+ */
+#define DCG_CALL_BEFORE_LEN	8
+DCG_API unsigned int dcg_insn_call_ending(const dcg_u8 b[DCG_CALL_BEFORE_LEN],
+					  dcg_u64 ret, struct dcg_insn *out);
+
 /* Short stable name of a branch class ("call", "jmp*", ...). */
 DCG_API const char *dcg_branch_name(unsigned int branch);
 

@@ -1197,3 +1197,26 @@ DCG_API const char *dcg_branch_name(unsigned int branch)
 		return "?";
 	return branch_names[branch];
 }
+
+/*
+ * Near call lengths, most common first: e8 rel32; ff /2 on a register,
+ * with REX, through disp32 or rip, with SIB and disp32, through a
+ * register with disp8 (the order decides between two readings).
+ */
+static const dcg_u8 call_lens[] = { 5, 2, 3, 6, 7, 4 };
+
+DCG_API unsigned int dcg_insn_call_ending(const dcg_u8 b[DCG_CALL_BEFORE_LEN],
+					  dcg_u64 ret, struct dcg_insn *out)
+{
+	unsigned int i, l;
+
+	for (i = 0; i < sizeof(call_lens); i++) {
+		l = call_lens[i];
+		if (dcg_insn_decode(b + DCG_CALL_BEFORE_LEN - l, l, ret - l,
+				    out) != (int)l)
+			continue;
+		if (out->branch == DCG_BR_CALL || out->branch == DCG_BR_CALL_IND)
+			return l;
+	}
+	return 0;
+}

@@ -815,31 +815,27 @@ struct rebuilt {
  */
 static int call_ends_at(struct stop *st, dcg_u64 ret, struct rebuilt *r)
 {
-	static const dcg_u8 lens[] = { 5, 2, 3, 6, 7, 4 };
-	dcg_u8 b[8];
+	dcg_u8 b[DCG_CALL_BEFORE_LEN];
 	struct dcg_insn in;
-	unsigned int i, l;
+	unsigned int l;
 
 	if (!st->ops || !st->ops->read ||
-	    st->ops->read(st->ops->ctx, ret - 8, b, 8) != 8)
+	    st->ops->read(st->ops->ctx, ret - sizeof(b), b, sizeof(b)) !=
+	    sizeof(b))
 		return 0;
-	for (i = 0; i < sizeof(lens); i++) {
-		l = lens[i];
-		if (dcg_insn_decode(b + 8 - l, l, ret - l, &in) != (int)l ||
-		    (in.branch != DCG_BR_CALL && in.branch != DCG_BR_CALL_IND))
-			continue;
-		r->len = l;
-		r->ret = ret;
-		r->func = 0;
-		r->indirect = in.branch == DCG_BR_CALL_IND;
-		if (in.branch == DCG_BR_CALL && (in.flags & DCG_INSN_HAS_TARGET) &&
-		    thunk_at(st, in.target) == DCG_THUNK_NONE)
-			r->func = in.target;
-		else
-			r->indirect = 1;
-		return 1;
-	}
-	return 0;
+	l = dcg_insn_call_ending(b, ret, &in);
+	if (!l)
+		return 0;
+	r->len = l;
+	r->ret = ret;
+	r->func = 0;
+	r->indirect = in.branch == DCG_BR_CALL_IND;
+	if (in.branch == DCG_BR_CALL && (in.flags & DCG_INSN_HAS_TARGET) &&
+	    thunk_at(st, in.target) == DCG_THUNK_NONE)
+		r->func = in.target;
+	else
+		r->indirect = 1;
+	return 1;
 }
 
 /*

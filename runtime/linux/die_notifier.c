@@ -15,7 +15,7 @@
  * uprobes treats a TF that is set at that point as a debugger's and
  * sends SIGTRAP (arch_uprobe_skip_sstep(), arch_uprobe_post_xol()), so
  * at a uprobe hit inside a window we drop TF and a task work sets it
- * again once uprobes is done (see window.c).
+ * again once uprobes is done (see user_window.c).
  *
  * This runs with interrupts off, possibly on any CPU: no locks, no
  * allocation, no sleeping; user memory only through nofault accessors.

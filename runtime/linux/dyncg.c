@@ -39,12 +39,19 @@
 #include "plt_stub.c"	/* PLT stubs named in the live text */
 #include "trap_flag.c"
 #include "task_slots.c"
+#include "task_work.c"	/* counted task works */
+#include "summary.c"	/* end-of-session counter tables */
 #include "user_flags.c"	/* the program's own TF in user windows */
 #include "build_id.c"	/* the build-id of MAP records */
 #include "transport.c"
 #include "edge_table.c"
 #include "die_notifier.c"
-#include "window.c"
+#include "window_emit.c"	/* both window kinds: clock, registers, emit */
+#include "user_syms.c"	/* user windows: memory, .dynsym bounds */
+#include "root_frame.c"
+#include "user_window.c"
+#include "task_hooks.c"	/* exit and exec tracepoints */
+#include "session.c"	/* probe begin, probe end, teardown */
 #include "skip.c"		/* skip instead of step (runtime/linux/skip.c) */
 /* dyncg kernel mode: windows opened from kprobes (doc/kernel-mode.md) */
 #include "kernel_syms.c"
@@ -52,5 +59,6 @@
 #include "kernel_trap.c"
 #include "kernel_window.c"
 #include "exceptions.c"	/* page faults inside kernel windows */
+#include "script_api.c"	/* what the tapset calls */
 
 #endif /* DCG_KERNEL_C */

@@ -252,7 +252,7 @@ typedef int (*dcg_snprint6_fn)(char *, size_t, unsigned long, int,
 			(str, len, addr, flags, task))
 
 /*
- * S2. _stp_umod_lookup() (window.c, .dynsym sizes): stap 4.8 has (and
+ * S2. _stp_umod_lookup() (user_syms.c, .dynsym sizes): stap 4.8 has (and
  * 5.6 keeps) a section offset output (unsigned long *offset) after the
  * module name; 4.4 has none: its addresses are relative to vm_start
  * (offset 0).

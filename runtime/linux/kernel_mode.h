@@ -4,16 +4,12 @@
  * from a kprobe (kprobe.function, kernel.function) steps the kernel
  * code the current task runs from the probed function on.
  *
- * One mechanism per file, all in the one translation unit of dyncg.c:
- *   kernel_syms.c    function bounds, own-text test, KSYM records
- *   sched_hooks.c    preempt notifiers: TF moves with the task
- *   kernel_trap.c    the kernel-mode DIE_DEBUG handler (NMI-like)
- *   kernel_window.c  open (kprobe), close (.return), the return-to-user
- *                    guard, and teardown
+ * One mechanism per file (kernel_*.c and sched_hooks.c; the list of
+ * every file is in dyncg_kernel.h), all in dyncg.c's translation unit.
  * doc/kernel-mode.md states the rules these files keep.
  *
  * A kernel window reuses struct dcg_slot for the engine, the budget and
- * the counters, so that window.c's emit path, the transport and the
+ * the counters, so that window_emit.c's emit path, the transport and the
  * edge table serve both kinds of window.  Kernel windows live in their
  * own small array: the user-mode code never sees them.
  */

@@ -73,39 +73,31 @@ static void dcg_kguard_fn(struct callback_head *cb);
 
 /*
  * Take a window to BUSY from whatever state it is in; another CPU holds
- * BUSY only for the few stores of probe end, so wait that out.
+ * BUSY only for the few stores of probe end, so wait that out.  The
+ * callers (the guard, teardown) must own the window to let go of its
+ * task and its notifier, so past the bound they warn and wait on.
  */
 static int dcg_kwin_take(struct dcg_kwin *kw)
 {
+	unsigned int wait = DCG_STATE(DCG_KW_BUSY) | DCG_STATE(DCG_KW_INTRAP);
 	int st;
 
-	for (;;) {
-		st = atomic_read(&kw->state);
-		if (st == DCG_KW_BUSY || st == DCG_KW_INTRAP) {
-			cpu_relax();
-			continue;
-		}
-		if (atomic_cmpxchg(&kw->state, st, DCG_KW_BUSY) == st)
-			return st;
-	}
+	while ((st = dcg_state_take(&kw->state, DCG_KW_BUSY, wait, ~wait)) < 0)
+		pr_warn_once("dyncg: kernel window %d busy for %d spins\n",
+			     (int)(kw - dcg_kwins), DCG_STATE_TAKE_SPINS);
+	return st;
 }
 
 static int dcg_kguard_queue(struct dcg_kwin *kw)
 {
-	init_task_work(&kw->guard, dcg_kguard_fn);
-	atomic_inc(&dcg_k.guards);
 	/*
 	 * Not stap's stp_task_work_add(): stap's exit waits for the works
 	 * it counts before our teardown can cancel them, and a guard runs
 	 * only when its task returns to user mode, so the unload would wait
 	 * for a task asleep in its window.  dcg_k.guards counts ours.
 	 */
-	if (task_work_add(current, &kw->guard, TWA_RESUME)) {
-		if (atomic_dec_and_test(&dcg_k.guards))
-			wake_up(&dcg_kguard_wq);
-		return -ESRCH;
-	}
-	return 0;
+	return dcg_task_work_queue(&kw->guard, dcg_kguard_fn, &dcg_k.guards,
+				   &dcg_kguard_wq);
 }
 
 /*
@@ -249,7 +241,7 @@ static void dcg_kwin_irqs_total(struct dcg_kwin *kw)
 
 /*
  * Emit a window's END events and what it lost, and fold its counters
- * into the totals.  Not window.c's dcg_window_finish(): that one also
+ * into the totals.  Not user_window.c's dcg_window_finish(): that one also
  * ends user-mode skipping (skip.c), whose state exists only for the
  * slots of dcg_slots[]; the rest is the same dcg_slot_end_window().
  */
@@ -341,7 +333,7 @@ static void dcg_kclose(struct pt_regs *regs)
  * A task that exited or exec'd in its kernel window (the guard runs in
  * exit_task_work(), or on the return to the new image) gets the THREAD
  * record dcg-trace writes; unless it has a user-mode slot too, whose
- * hooks in window.c write it already.
+ * hooks in task_hooks.c write it already.
  */
 static void dcg_kwin_thread_end(struct dcg_kwin *kw)
 {
@@ -388,8 +380,7 @@ static void dcg_kguard_fn(struct callback_head *cb)
 	 */
 	if (!READ_ONCE(dcg_k.stopping))
 		dcg_out_wait_read();
-	if (atomic_dec_and_test(&dcg_k.guards))
-		wake_up(&dcg_kguard_wq);
+	dcg_task_work_done(&dcg_k.guards, &dcg_kguard_wq);
 }
 
 /* probe begin (atomic context). */
@@ -400,43 +391,63 @@ static void dcg_kernel_begin(void)
 	dcg_exc_begin();	/* exceptions.c: may sleep, in a work */
 }
 
+/* The two summary lines of kernel windows (text output). */
+static const struct dcg_counter dcg_kernel_counters[] = {
+	{ "windows", " %lld windows", &dcg_k.windows },
+	{ "traps", ", %lld traps", &dcg_k.stops },
+	{ "sync_traps", " (%lld in the probe's return path", &dcg_k.sync_stops },
+	{ "own_traps", ", %lld in this module)", &dcg_k.own_stops },
+	{ "tail_traps", ", %lld tail traps", &dcg_k.tail_traps },
+	{ "drained", ", %lld drained at the root's return", &dcg_k.drained },
+	{ "by_guard", ", %lld ended at return to user", &dcg_k.by_guard },
+	{ "aborted", ", %lld aborted", &dcg_k.aborted },
+	{ "sched_out", ", switches %lld out", &dcg_k.sched_out },
+	{ "sched_in", " / %lld in", &dcg_k.sched_in },
+	{ "nested", ", %lld nested", &dcg_k.nested },
+	{ "refused", ", %lld refused", &dcg_k.refused },
+};
+
+static const struct dcg_counter dcg_kernel_irq_counters[] = {
+	{ "irqs", " %lld in", &dcg_k.irqs },
+	{ "irq_gaps", " %lld gaps between stops", &dcg_k.irq_gaps },
+	{ "timer", " (timer %lld", &dcg_k.irq_kinds[0] },
+	{ "ipi", ", ipi %lld", &dcg_k.irq_kinds[1] },
+	{ "device", ", device %lld", &dcg_k.irq_kinds[2] },
+	{ "nmi", ", nmi %lld", &dcg_k.irq_kinds[3] },
+	{ "other", ", other %lld", &dcg_k.irq_kinds[4] },
+	{ "softirqs", "; softirqs %lld)", &dcg_k.irq_kinds[5] },
+	{ "irq_windows", ", in %lld", &dcg_k.irq_windows },
+	{ "windows", " of %lld windows", &dcg_k.windows },
+	{ "irq_max", ", at most %lld in one window", &dcg_k.irq_max },
+};
+
+static const struct dcg_counter dcg_kernel_fault_counters[] = {
+	{ "faults", " %lld page faults", &dcg_k.faults },
+	{ "fault_gaps", " in %lld gaps between stops", &dcg_k.fault_gaps },
+	{ "fault_windows", ", in %lld", &dcg_k.fault_windows },
+	{ "windows", " of %lld windows", &dcg_k.windows },
+	{ "fault_max", ", at most %lld in one window", &dcg_k.fault_max },
+	{ "fault_blind", "; %lld windows not counted (opened before the page_fault_kernel probe was in place)",
+	  &dcg_k.fault_blind },
+};
+
 static void dcg_kernel_summary(void)
 {
 	if (dcg_g.output == DCG_OUT_BINARY || !atomic64_read(&dcg_k.windows))
 		return;
-	_stp_printf("dynamic call graph (kernel): %lld windows, %lld traps (%lld in the probe's return path, %lld in this module), %lld tail traps, %lld drained at the root's return, %lld ended at return to user, %lld aborted, switches %lld out / %lld in, %lld nested, %lld refused, func bounds %s\n",
-		    (long long)atomic64_read(&dcg_k.windows),
-		    (long long)atomic64_read(&dcg_k.stops),
-		    (long long)atomic64_read(&dcg_k.sync_stops),
-		    (long long)atomic64_read(&dcg_k.own_stops),
-		    (long long)atomic64_read(&dcg_k.tail_traps),
-		    (long long)atomic64_read(&dcg_k.drained),
-		    (long long)atomic64_read(&dcg_k.by_guard),
-		    (long long)atomic64_read(&dcg_k.aborted),
-		    (long long)atomic64_read(&dcg_k.sched_out),
-		    (long long)atomic64_read(&dcg_k.sched_in),
-		    (long long)atomic64_read(&dcg_k.nested),
-		    (long long)atomic64_read(&dcg_k.refused),
+	_stp_printf("dynamic call graph (kernel):");
+	dcg_counters_print(dcg_kernel_counters,
+			   ARRAY_SIZE(dcg_kernel_counters));
+	_stp_printf(", func bounds %s\n",
 		    dcg_ksize_offset ? "kallsyms" : "none");
-	_stp_printf("dynamic call graph (kernel): interrupts inside windows: %lld in %lld gaps between stops (timer %lld, ipi %lld, device %lld, nmi %lld, other %lld; softirqs %lld), in %lld of %lld windows, at most %lld in one window\n",
-		    (long long)atomic64_read(&dcg_k.irqs),
-		    (long long)atomic64_read(&dcg_k.irq_gaps),
-		    (long long)atomic64_read(&dcg_k.irq_kinds[0]),
-		    (long long)atomic64_read(&dcg_k.irq_kinds[1]),
-		    (long long)atomic64_read(&dcg_k.irq_kinds[2]),
-		    (long long)atomic64_read(&dcg_k.irq_kinds[3]),
-		    (long long)atomic64_read(&dcg_k.irq_kinds[4]),
-		    (long long)atomic64_read(&dcg_k.irq_kinds[5]),
-		    (long long)atomic64_read(&dcg_k.irq_windows),
-		    (long long)atomic64_read(&dcg_k.windows),
-		    (long long)atomic64_read(&dcg_k.irq_max));
-	_stp_printf("dynamic call graph (kernel): exceptions inside windows: %lld page faults in %lld gaps between stops, in %lld of %lld windows, at most %lld in one window; %lld windows not counted (opened before the page_fault_kernel probe was in place)\n",
-		    (long long)atomic64_read(&dcg_k.faults),
-		    (long long)atomic64_read(&dcg_k.fault_gaps),
-		    (long long)atomic64_read(&dcg_k.fault_windows),
-		    (long long)atomic64_read(&dcg_k.windows),
-		    (long long)atomic64_read(&dcg_k.fault_max),
-		    (long long)atomic64_read(&dcg_k.fault_blind));
+	_stp_printf("dynamic call graph (kernel): interrupts inside windows:");
+	dcg_counters_print(dcg_kernel_irq_counters,
+			   ARRAY_SIZE(dcg_kernel_irq_counters));
+	_stp_printf("\n");
+	_stp_printf("dynamic call graph (kernel): exceptions inside windows:");
+	dcg_counters_print(dcg_kernel_fault_counters,
+			   ARRAY_SIZE(dcg_kernel_fault_counters));
+	_stp_printf("\n");
 	/*
 	 * No flush here: the end probe's epilogue sends this together with
 	 * the rest of the end-of-run text, as one message.  Stapio 4.8,
@@ -518,8 +529,7 @@ static int dcg_kernel_drain_once(void)
 		if (st == DCG_KW_PAUSED || st == DCG_KW_DRAINED)
 			dcg_kwin_finish(kw);
 		dcg_kwin_release(kw);
-		if (atomic_dec_and_test(&dcg_k.guards))
-			wake_up(&dcg_kguard_wq);
+		dcg_task_work_done(&dcg_k.guards, &dcg_kguard_wq);
 	}
 	return busy;
 }

@@ -108,6 +108,56 @@ static int dcg_skip_enabled(void)
 
 /* ---- what is skipped ---- */
 
+/*
+ * The script's exclusions (probe begin).  An entry is written before
+ * the count that publishes it: the trap handler reads the count, then
+ * the entries, with no lock.
+ */
+static const char *dcg_skip_exclude_name(const char *name, char *err,
+					 size_t len)
+{
+	int n = READ_ONCE(dcg_skip_g.nnames);
+
+	if (!name[0] || strlen(name) >= DCG_SKIP_NAME_LEN)
+		return "dynamic_call_graph_exclude: empty or too long name";
+	if (n == DCG_SKIP_MAX_NAMES) {
+		snprintf(err, len,
+			 "dynamic_call_graph_exclude: too many names (at most %d)",
+			 DCG_SKIP_MAX_NAMES);
+		return err;
+	}
+	strlcpy(dcg_skip_g.names[n], name, DCG_SKIP_NAME_LEN);
+	smp_wmb();
+	WRITE_ONCE(dcg_skip_g.nnames, n + 1);
+	return NULL;
+}
+
+static const char *dcg_skip_exclude_range(u64 start, u64 end, char *err,
+					  size_t len)
+{
+	int n = READ_ONCE(dcg_skip_g.nranges);
+
+	if (start >= end)
+		return "dynamic_call_graph_exclude_range: empty range (start >= end)";
+	if (n == DCG_SKIP_MAX_RANGES) {
+		snprintf(err, len,
+			 "dynamic_call_graph_exclude_range: too many ranges (at most %d)",
+			 DCG_SKIP_MAX_RANGES);
+		return err;
+	}
+	dcg_skip_g.ranges[n].start = start;
+	dcg_skip_g.ranges[n].end = end;
+	smp_wmb();
+	WRITE_ONCE(dcg_skip_g.nranges, n + 1);
+	return NULL;
+}
+
+/* Subtrees skipped so far (dynamic_call_graph_skips()). */
+static s64 dcg_skip_count(void)
+{
+	return atomic64_read(&dcg_skip_g.skips);
+}
+
 static int dcg_skip_excluded(u64 addr)
 {
 	unsigned long size = 0, off = 0;
@@ -304,20 +354,16 @@ static void dcg_skip_work_fn(struct callback_head *cb)
 		}
 	}
 	atomic_set(&k->work_queued, 0);
-	if (atomic_dec_and_test(&dcg_g.works_pending))
-		wake_up(&dcg_works_wq);
+	dcg_task_work_done(&dcg_g.works_pending, &dcg_works_wq);
 }
 
 static int dcg_skip_queue_work(struct dcg_skip_slot *k)
 {
 	if (atomic_cmpxchg(&k->work_queued, 0, 1))
 		return 0;	/* still queued from the last skip: reuse */
-	atomic_inc(&dcg_g.works_pending);
-	init_task_work(&k->work, dcg_skip_work_fn);
-	if (task_work_add(current, &k->work, TWA_RESUME)) {
+	if (dcg_task_work_queue(&k->work, dcg_skip_work_fn,
+				&dcg_g.works_pending, &dcg_works_wq)) {
 		atomic_set(&k->work_queued, 0);
-		if (atomic_dec_and_test(&dcg_g.works_pending))
-			wake_up(&dcg_works_wq);
 		return -ESRCH;
 	}
 	return 0;
@@ -441,26 +487,18 @@ static void dcg_skip_release(struct dcg_slot *s)
  */
 static u64 dcg_skip_call_before(struct dcg_slot *s, u64 ip, u64 sp)
 {
-	static const u8 lens[] = { 5, 2, 3, 6, 7, 4 };
 	struct dcg_insn insn;
-	u8 buf[16];
+	u8 b[DCG_CALL_BEFORE_LEN];
+	unsigned int n;
 	u64 ret;
-	unsigned int i, n;
 
-	if (dcg_read_user(s, sp, &ret, 8) != 8 || ret < 16)
+	if (dcg_read_user(s, sp, &ret, 8) != 8 || ret < 16 ||
+	    dcg_read_user(s, ret - sizeof(b), b, sizeof(b)) != sizeof(b))
 		return 0;
-	for (i = 0; i < ARRAY_SIZE(lens); i++) {
-		n = lens[i];
-		if (dcg_read_user(s, ret - n, buf, n) != n)
-			continue;
-		if (dcg_insn_decode(buf, n, ret - n, &insn) != (int)n ||
-		    !dcg_branch_is_call(insn.branch))
-			continue;
-		if (insn.branch == DCG_BR_CALL && insn.target != ip)
-			continue;
-		return ret - n;
-	}
-	return 0;
+	n = dcg_insn_call_ending(b, ret, &insn);
+	if (!n || (insn.branch == DCG_BR_CALL && insn.target != ip))
+		return 0;
+	return ret - n;
 }
 
 /*
@@ -574,19 +612,32 @@ static void dcg_skip_hit(struct perf_event *bp, struct perf_sample_data *data,
 	atomic_set(&s->state, s->state_after_trap);
 }
 
+/* The skip counters: probe end's line and dynamic_call_graph_skip_stats(). */
+static const struct dcg_counter dcg_skip_counters[] = {
+	{ "skips", " %lld subtrees skipped", &dcg_skip_g.skips },
+	{ "native", " (%lld native", &dcg_skip_g.native },
+	{ "stepped", ", %lld stepped)", &dcg_skip_g.stepped },
+	{ "returns", ", %lld returns", &dcg_skip_g.returns },
+	{ "reentries", ", %lld re-entries", &dcg_skip_g.reentries },
+	{ "nonlocal", ", %lld non-local exits", &dcg_skip_g.nonlocal },
+	{ "stray", ", %lld stray hits", &dcg_skip_g.stray },
+	{ "errors", ", %lld breakpoint errors", &dcg_skip_g.bp_errors },
+	{ "rewrites", ", %lld slot rewrites", &dcg_skip_g.rewrites },
+};
+
 /* The summary line of probe end (text output). */
 static void dcg_skip_print(void)
 {
 	if (!dcg_skip_enabled())
 		return;
-	_stp_printf("dynamic call graph skip: %lld subtrees skipped (%lld native, %lld stepped), %lld returns, %lld re-entries, %lld non-local exits, %lld stray hits, %lld breakpoint errors, %lld slot rewrites\n",
-		    (long long)atomic64_read(&dcg_skip_g.skips),
-		    (long long)atomic64_read(&dcg_skip_g.native),
-		    (long long)atomic64_read(&dcg_skip_g.stepped),
-		    (long long)atomic64_read(&dcg_skip_g.returns),
-		    (long long)atomic64_read(&dcg_skip_g.reentries),
-		    (long long)atomic64_read(&dcg_skip_g.nonlocal),
-		    (long long)atomic64_read(&dcg_skip_g.stray),
-		    (long long)atomic64_read(&dcg_skip_g.bp_errors),
-		    (long long)atomic64_read(&dcg_skip_g.rewrites));
+	_stp_printf("dynamic call graph skip:");
+	dcg_counters_print(dcg_skip_counters, ARRAY_SIZE(dcg_skip_counters));
+	_stp_printf("\n");
+}
+
+/* "skips=N native=N ..." for dynamic_call_graph_skip_stats(). */
+static void dcg_skip_stats(char *buf, size_t len)
+{
+	dcg_counters_format(buf, len, dcg_skip_counters,
+			    ARRAY_SIZE(dcg_skip_counters));
 }

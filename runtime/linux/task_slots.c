@@ -22,7 +22,7 @@
  * its return address there), so DCG_KDEPTH frames always suffice.  The
  * output buffer is part of the slot itself.
  *
- * Exit and exec are seen by window.c's hooks (the sched_process_exit
+ * Exit and exec are seen by task_hooks.c's hooks (the sched_process_exit
  * and sched_process_exec tracepoints): they end a window still open and
  * write the THREAD EXIT or EXEC record.  A slot keeps its task until the
  * module goes, so the hooks know every task that has had a window.  The
@@ -51,7 +51,40 @@ static struct dcg_slot *dcg_slot_find(struct task_struct *t)
 	return NULL;
 }
 
-/* window.c's exit and exec hooks are registered */
+/*
+ * Spins dcg_state_take() waits at most: a state it waits out is held
+ * for a few stores (probe end) or one #DB handler (microseconds).
+ */
+#define DCG_STATE_TAKE_SPINS	1000000
+
+#define DCG_STATE(st)	(1u << (st))
+
+/*
+ * Take a slot's or a kernel window's @state to @busy, from one of the
+ * states in @take (a mask of DCG_STATE() bits), after waiting while it
+ * is in one of @wait.  Returns the state it was taken from, or -1 when
+ * it is in none of @take, or still in @wait after DCG_STATE_TAKE_SPINS.
+ */
+static int dcg_state_take(atomic_t *state, int busy, unsigned int wait,
+			  unsigned int take)
+{
+	int st, spins;
+
+	for (spins = 0; spins < DCG_STATE_TAKE_SPINS; spins++) {
+		st = atomic_read(state);
+		if (wait & DCG_STATE(st)) {
+			cpu_relax();
+			continue;
+		}
+		if (!(take & DCG_STATE(st)))
+			return -1;
+		if (atomic_cmpxchg(state, st, busy) == st)
+			return st;
+	}
+	return -1;
+}
+
+/* task_hooks.c's exit and exec hooks are registered */
 static int dcg_thread_hooks;
 
 static int dcg_slot_dead(struct dcg_slot *s)
@@ -232,4 +265,28 @@ static void dcg_slot_release(struct dcg_slot *s)
 	s->cap = 0;
 	dcg_slot_put_task(s);
 	atomic_set(&s->state, DCG_SLOT_FREE);
+}
+
+/*
+ * The end of any window, user or kernel (kernel_window.c): the engine's
+ * END returns, LOST records for what the window dropped, one flush, and
+ * its counters folded into the totals.
+ */
+static void dcg_slot_end_window(struct dcg_slot *s)
+{
+	struct dcg_stats *st = &s->engine.stats;
+
+	if (s->opened)
+		dcg_thread_end(&s->engine, dcg_now_ns(), &s->ops);
+	s->opened = 0;
+	atomic64_add(st->resyncs, &dcg_g.resyncs);
+	atomic64_add(st->decode_errors + st->read_errors,
+		     &dcg_g.decode_errors);
+	st->resyncs = st->decode_errors = st->read_errors = 0;
+	if (s->dropped)
+		dcg_out_lost(s, s->dropped, DCG_LOST_BUDGET);
+	if (s->lost_buffer)
+		dcg_out_lost(s, s->lost_buffer, DCG_LOST_BUFFER);
+	dcg_out_flush(s);
+	s->dropped = s->lost_buffer = 0;
 }

@@ -31,7 +31,7 @@
  *    patched (below), the frame's TF becomes the shadow and TF is put
  *    in the frame for us.
  *
- * A signal delivered in the window (signal_setup_done(), window.c's
+ * A signal delivered in the window (signal_setup_done(), user_window.c's
  * dcg_on_signal()) gets the shadow TF in its frame's saved flags, and
  * the shadow goes off for the handler, as the kernel clears TF for it.
  * When the window ends, TF is left as the program set it, not cleared;

@@ -481,7 +481,7 @@ def cmd_edges(binpath):
             stack.append(e["to"])
         elif e["kind"] == EV_TAIL:
             # the tail-callee nests under the function that jumped, as
-            # the module's table has it (runtime/linux/window.c)
+            # the module's table has it (runtime/linux/window_emit.c)
             key = (stack[-1] if stack else 0, e["to"])
             counted[key] = counted.get(key, 0) + 1
             if stack:

@@ -443,6 +443,62 @@ static void check_names(void)
 	result(ok, "every branch class has a name", NULL);
 }
 
+/*
+ * dcg_insn_call_ending(): the 8 bytes before a return address, worked
+ * out by hand from the SDM encodings (90 is a one-byte nop filler).
+ */
+static const struct {
+	const char *name, *hex;
+	unsigned int len;		/* call length, 0 = no call ends there */
+	unsigned int branch;
+	unsigned long long target;	/* of a direct call, at ret 0x2000 */
+} call_ending_cases[] = {
+	{ "call rel32 before ret", "90 90 90 e8 10 00 00 00", 5, DCG_BR_CALL,
+	  0x2010 },
+	{ "call *%rax before ret", "90 90 90 90 90 90 ff d0", 2,
+	  DCG_BR_CALL_IND, 0 },
+	{ "call *disp32(%rip) before ret", "90 90 ff 15 00 10 00 00", 6,
+	  DCG_BR_CALL_IND, 0 },
+	{ "call *disp32(,%rax,8) before ret", "90 ff 14 c5 00 10 00 00", 7,
+	  DCG_BR_CALL_IND, 0 },
+	{ "nops before ret", "90 90 90 90 90 90 90 90", 0, 0, 0 },
+	{ "mov before ret", "90 90 90 90 90 48 89 c7", 0, 0, 0 },
+	{ "jmp *%rax before ret", "90 90 90 90 90 90 ff e0", 0, 0, 0 },
+	{ "lcall *(%rax) before ret (not near)", "90 90 90 90 90 90 ff 18", 0,
+	  0, 0 },
+};
+
+static void check_call_ending(void)
+{
+	unsigned char b[DCG_CALL_BEFORE_LEN];
+	struct dcg_insn in;
+	char why[96];
+	unsigned int i, l;
+
+	for (i = 0; i < DCG_ARRAY_SIZE(call_ending_cases); i++) {
+		const char *name = call_ending_cases[i].name;
+		unsigned int want = call_ending_cases[i].len;
+
+		why[0] = 0;
+		if (parse_hex(call_ending_cases[i].hex, b, sizeof(b)) != sizeof(b)) {
+			result(0, name, "bad test bytes");
+			continue;
+		}
+		l = dcg_insn_call_ending(b, 0x2000, &in);
+		if (l != want)
+			snprintf(why, sizeof(why), "length %u, want %u", l, want);
+		else if (want && in.branch != call_ending_cases[i].branch)
+			snprintf(why, sizeof(why), "branch %u, want %u",
+				 in.branch, call_ending_cases[i].branch);
+		else if (want && call_ending_cases[i].target &&
+			 in.target != call_ending_cases[i].target)
+			snprintf(why, sizeof(why), "target %#llx, want %#llx",
+				 (unsigned long long)in.target,
+				 call_ending_cases[i].target);
+		result(!why[0], name, why[0] ? why : NULL);
+	}
+}
+
 int main(void)
 {
 	char why[128], name[160];
@@ -462,6 +518,7 @@ int main(void)
 		}
 	}
 	check_names();
+	check_call_ending();
 	printf("INFO: %u cases, %d failures\n",
 	       (unsigned int)DCG_ARRAY_SIZE(cases), failures);
 	return failures ? 1 : 0;
