@@ -35,37 +35,6 @@ static const struct view *const views[] = {
 	&view_flame,
 };
 
-void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p) {
-		fputs("dcg-report: out of memory\n", stderr);
-		exit(1);
-	}
-	return p;
-}
-
-void *xmalloc(size_t n)
-{
-	return xrealloc(NULL, n);
-}
-
-void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size ? size : 1);
-
-	if (!p) {
-		fputs("dcg-report: out of memory\n", stderr);
-		exit(1);
-	}
-	return p;
-}
-
-char *xstrdup(const char *s)
-{
-	return strcpy(xmalloc(strlen(s) + 1), s);
-}
-
 static void usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 
@@ -73,11 +42,11 @@ static void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("dcg-report: ", stderr);
+	fprintf(stderr, "%s: ", dcg_progname);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputs(" (see dcg-report --help)\n", stderr);
+	fprintf(stderr, " (see %s --help)\n", dcg_progname);
 	exit(2);
 }
 
@@ -143,12 +112,9 @@ static void usage(void)
 
 static dcg_u64 parse_num(const char *opt, const char *arg)
 {
-	char *end;
-	unsigned long long v;
+	dcg_u64 v;
 
-	errno = 0;
-	v = strtoull(arg, &end, 0);
-	if (errno || end == arg || *end || arg[0] == '-')
+	if (!dcg_parse_u64(arg, 0, &v))
 		usage_error("%s: not a number: '%s'", opt, arg);
 	return v;
 }
@@ -433,37 +399,6 @@ void indent(struct report *rp, dcg_u32 depth)
 	fprintf(rp->out, "%*s[depth %u] ", 2 * (INDENT_LEVELS - 1), "", depth);
 }
 
-void json_string(FILE *f, const char *s)
-{
-	putc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			putc(c, f);
-	}
-	putc('"', f);
-}
-
-void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	putc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			putc('"', f);
-		putc(*s, f);
-	}
-	putc('"', f);
-}
-
 /* The lines every text view ends with: what was dropped or made up. */
 void print_footer(struct report *rp, const char *p)
 {
@@ -597,19 +532,19 @@ void note_dropped(struct report *rp)
 	if (r->have_stats && r->stats.dropped > n)
 		n = r->stats.dropped;
 	if (n)
-		fprintf(stderr, "dcg-report: %s: dropped: %llu events\n",
+		dcg_warn("%s: dropped: %llu events",
 			r->name, (unsigned long long)n);
 	if (r->unknown)
-		fprintf(stderr,
-			"dcg-report: %s: skipped %llu records of unknown type\n",
+		dcg_warn(
+			"%s: skipped %llu records of unknown type",
 			r->name, (unsigned long long)r->unknown);
 	if (rp->ws.backwards)
-		fprintf(stderr,
-			"dcg-report: %s: timestamps out of order: %llu events\n",
+		dcg_warn(
+			"%s: timestamps out of order: %llu events",
 			r->name, (unsigned long long)rp->ws.backwards);
 	if (rp->ws.unmatched || rp->ws.resync || rp->ws.unfinished)
-		fprintf(stderr,
-			"dcg-report: %s: unmatched returns: %llu, depth resyncs: %llu, unfinished calls: %llu\n",
+		dcg_warn(
+			"%s: unmatched returns: %llu, depth resyncs: %llu, unfinished calls: %llu",
 			r->name, (unsigned long long)rp->ws.unmatched,
 			(unsigned long long)rp->ws.resync,
 			(unsigned long long)rp->ws.unfinished);
@@ -619,7 +554,7 @@ static int bad_trace(struct report *rp)
 {
 	if (rp->out)
 		fflush(rp->out);
-	fprintf(stderr, "dcg-report: %s\n", dcg_reader_error(&rp->rd));
+	dcg_warn("%s", dcg_reader_error(&rp->rd));
 	return 2;
 }
 
@@ -686,7 +621,7 @@ static int open_output(struct report *rp)
 							    "chrome"))) {
 		rp->out = fopen(rp->o->output, "w");
 		if (!rp->out) {
-			fprintf(stderr, "dcg-report: %s: %s\n", rp->o->output,
+			dcg_warn("%s: %s", rp->o->output,
 				strerror(errno));
 			return -1;
 		}
@@ -710,12 +645,12 @@ int report_load(struct report *rp, const char *path)
 	if (!rp->o->raw) {
 		rp->sym = dcg_sym_new(&rp->o->sym, err, sizeof(err));
 		if (!rp->sym) {
-			fprintf(stderr, "dcg-report: %s\n", err);
+			dcg_warn("%s", err);
 			return 2;
 		}
 	}
 	if (dcg_reader_open(&rp->rd, path) < 0) {
-		fprintf(stderr, "dcg-report: %s\n", dcg_reader_error(&rp->rd));
+		dcg_warn("%s", dcg_reader_error(&rp->rd));
 		return 2;
 	}
 	if (!rp->view->aggregate && dcg_reader_seekable(&rp->rd)) {
@@ -729,7 +664,7 @@ int report_load(struct report *rp, const char *path)
 	rp->start_ns = rp->rd.header.start_ns;
 	/* a filter that could only ever show nothing is a mistake */
 	if (rp->o->ret_filter && !dcg_reader_has_args(&rp->rd)) {
-		fprintf(stderr, "dcg-report: %s: --retval PRED: the trace has no return values (format version %u)\n",
+		dcg_warn("%s: --retval PRED: the trace has no return values (format version %u)",
 			rp->rd.name, rp->rd.header.version);
 		return 2;
 	}
@@ -751,8 +686,8 @@ int report_load(struct report *rp, const char *path)
 /* Every producer ends a trace with STATS: without it, it was cut. */
 int report_incomplete(struct report *rp)
 {
-	fprintf(stderr,
-		"dcg-report: %s: trace is incomplete: no end record (%llu events read)\n",
+	dcg_warn(
+		"%s: trace is incomplete: no end record (%llu events read)",
 		rp->rd.name, (unsigned long long)rp->rd.count[DCG_REC_EVENT]);
 	return 3;
 }
@@ -775,6 +710,7 @@ int main(int argc, char **argv)
 	size_t i;
 	int rc;
 
+	dcg_progname = "dcg-report";
 	parse_args(&o, argc, argv);
 	rp.o = &o;
 	for (i = 0; i < DCG_ARRAY_SIZE(views); i++)
@@ -797,7 +733,7 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (o.cost == COST_INSNS && !have_insns(&rp)) {
-		fprintf(stderr, "dcg-report: --cost insns: %s is a version 1 trace, without instruction counts\n",
+		dcg_warn("--cost insns: %s is a version 1 trace, without instruction counts",
 			o.input);
 		return 2;
 	}
@@ -807,7 +743,7 @@ int main(int argc, char **argv)
 		return 2;	/* -o FILE cannot be created */
 	rc = rp.view->finish ? rp.view->finish(&rp) : 0;
 	if (fflush(rp.out) || ferror(rp.out)) {
-		fprintf(stderr, "dcg-report: write error: %s\n", strerror(errno));
+		dcg_warn("write error: %s", strerror(errno));
 		rc = 1;
 	}
 	if ((!rc || rc == 3) && !rp.rd.have_stats)

@@ -17,6 +17,7 @@
 #include "dcg_event.h"
 #include "trace_read.h"
 #include "symbolize.h"
+#include "util.h"
 
 #define MAX_GLOBS 32
 
@@ -389,12 +390,6 @@ void note_dropped(struct report *rp);	/* stderr, for machine formats */
 int report_load(struct report *rp, const char *path);
 int report_incomplete(struct report *rp);	/* the line; returns 3 */
 void report_free(struct report *rp);
-void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t size);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
-void json_string(FILE *f, const char *s);
-void csv_field(FILE *f, const char *s);
 const char *flag_names(unsigned int flags, const char *sep, char *buf,
 		       size_t len);
 

@@ -209,14 +209,14 @@ static int prepare(struct report *rp)
 	hb = &d->b.rd.header;
 	if (ha->host != hb->host ||
 	    (ha->flags & DCG_HDR_KERNEL) != (hb->flags & DCG_HDR_KERNEL)) {
-		fprintf(stderr,
-			"dcg-report: diff: %s is %s, %s is %s: nothing to match\n",
+		dcg_warn(
+			"diff: %s is %s, %s is %s: nothing to match",
 			rp->rd.name, host_kind(ha), d->b.rd.name,
 			host_kind(hb));
 		return 2;
 	}
 	if (rp->o->cost == COST_INSNS && !have_insns(&d->b)) {
-		fprintf(stderr, "dcg-report: --cost insns: %s is a version 1 trace, without instruction counts\n",
+		dcg_warn("--cost insns: %s is a version 1 trace, without instruction counts",
 			d->b.rd.name);
 		return 2;
 	}

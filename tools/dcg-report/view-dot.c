@@ -20,17 +20,6 @@
 
 #include "report.h"
 
-static void dot_label(FILE *f, const char *s)
-{
-	putc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			putc('\\', f);
-		putc(*s, f);
-	}
-	putc('"', f);
-}
-
 /* No events, only the tapset's edge table: draw that. */
 static void write_edge_table(struct report *rp, FILE *f)
 {
@@ -41,9 +30,9 @@ static void write_edge_table(struct report *rp, FILE *f)
 		if (!er->e[i].caller)
 			continue;
 		putc('\t', f);
-		dot_label(f, func_name(rp, er->e[i].caller));
+		dcg_put_dot(f, func_name(rp, er->e[i].caller));
 		fputs(" -> ", f);
-		dot_label(f, func_name(rp, er->e[i].callee));
+		dcg_put_dot(f, func_name(rp, er->e[i].callee));
 		fprintf(f, " [label=\"%llu\"];\n",
 			(unsigned long long)er->e[i].count);
 	}
@@ -116,7 +105,7 @@ static void put_where(struct report *rp, FILE *f, const struct func_table *ft,
 		snprintf(where, sizeof(where), "(0x%llx)",
 			 (unsigned long long)ft->funcs[i].func);
 	fputs("+\"\\n\"+", f);
-	dot_label(f, where);
+	dcg_put_dot(f, where);
 }
 
 /* Self cost against the costliest function's: 0 (white) .. 1 (red). */
@@ -167,7 +156,7 @@ static void write_dot(struct report *rp, FILE *f)
 		const struct func_stat *fs = &ft.funcs[i];
 
 		fprintf(f, "\tf%u [label=", i);
-		dot_label(f, func_label(rp, fs));
+		dcg_put_dot(f, func_label(rp, fs));
 		if (dup[i])
 			put_where(rp, f, &ft, dup, i);
 		/* a second line: inclusive and self instructions */
@@ -254,11 +243,11 @@ static int finish(struct report *rp)
 	rc = run_dot(buf, len, fileno(rp->out));
 	free(buf);
 	if (rc == 127) {
-		fprintf(stderr, "dcg-report: --svg: cannot run dot (install the Debian package graphviz)\n");
+		dcg_warn("--svg: cannot run dot (install the Debian package graphviz)");
 		return 1;
 	}
 	if (rc) {
-		fprintf(stderr, "dcg-report: --svg: dot failed (status %d)\n", rc);
+		dcg_warn("--svg: dot failed (status %d)", rc);
 		return 1;
 	}
 	note_dropped(rp);

@@ -124,14 +124,14 @@ static void speedscope(struct report *rp)
 		total += value(rp, &rp->tree.nodes[id]);
 	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
 	      "\"exporter\":\"dcg-report\",\"name\":", rp->out);
-	json_string(rp->out, rp->o->input);
+	dcg_put_json(rp->out, rp->o->input);
 	fputs(",\"activeProfileIndex\":0,\"shared\":{\"frames\":[", rp->out);
 	for (i = 0; i < ss.ft.nfuncs; i++) {
 		struct node fn = { .func = ss.ft.funcs[i].func,
 				   .async = ss.ft.funcs[i].async };
 
 		fputs(i ? ",{\"name\":" : "{\"name\":", rp->out);
-		json_string(rp->out, node_name(rp, &fn));
+		dcg_put_json(rp->out, node_name(rp, &fn));
 		putc('}', rp->out);
 	}
 	/* stands in for the middle of paths too deep to list whole */

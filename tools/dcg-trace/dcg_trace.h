@@ -26,6 +26,7 @@
 #include <sys/user.h>
 #include "dcg_core.h"
 #include "trace_write.h"
+#include "util.h"
 
 #define PROG "dcg-trace"
 
@@ -212,9 +213,7 @@ extern volatile int stop_requested;
 /* util */
 uint64_t now_ns(void);
 void fault_point(const char *name);
-void die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
-void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-#define vlog(lvl, ...) do { if (T.opt.verbose >= (lvl)) warnx_(__VA_ARGS__); } while (0)
+#define vlog(lvl, ...) do { if (T.opt.verbose >= (lvl)) dcg_warn(__VA_ARGS__); } while (0)
 
 /* memory.c */
 int mem_open(pid_t pid);

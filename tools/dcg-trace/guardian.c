@@ -143,7 +143,7 @@ void guardian_note(uint64_t addr, uint8_t orig)
 			break;
 	if (i == GUARD_SLOTS) {
 		if (!G->full++)
-			warnx_("guardian: more than %d breakpoints: the rest "
+			dcg_warn("guardian: more than %d breakpoints: the rest "
 			       "would stay in the program if dcg-trace were "
 			       "killed", GUARD_SLOTS);
 		return;

@@ -271,7 +271,7 @@ void hop_foreign_trap(struct task *t)
 	dr_get(t, 6, &dr6);
 	si.si_code = 0;
 	ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si);
-	warnx_("thread %d: SIGTRAP at %#llx in a native run from %#llx is "
+	dcg_warn("thread %d: SIGTRAP at %#llx in a native run from %#llx is "
 	       "no hit: DR6 %#llx si_code %d, %d armed: %#llx %#llx %#llx "
 	       "%#llx", t->tid, (unsigned long long)t->regs.rip,
 	       (unsigned long long)t->hop.start, (unsigned long long)dr6,

@@ -75,29 +75,6 @@ void fault_point(const char *name)
 		raise(SIGKILL);
 }
 
-void warnx_(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-void die(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(code);
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -137,7 +114,7 @@ static void add_funcs(char *list)
 	for (name = strtok_r(list, ",", &save); name;
 	     name = strtok_r(NULL, ",", &save)) {
 		if (T.opt.nfuncs == (int)DCG_ARRAY_SIZE(T.opt.funcs))
-			die(2, "too many functions (at most %zu)",
+			dcg_die(2, "too many functions (at most %zu)",
 			    DCG_ARRAY_SIZE(T.opt.funcs));
 		T.opt.funcs[T.opt.nfuncs++] = name;
 	}
@@ -155,7 +132,7 @@ static int parse_mode(const char *s)
 		return DCG_MODE_EMU_BLOCK;
 	if (!strcmp(s, "hop"))
 		return DCG_MODE_HOP;
-	die(2, "unknown mode '%s' (auto, block, step, emulated-block, hop)", s);
+	dcg_die(2, "unknown mode '%s' (auto, block, step, emulated-block, hop)", s);
 }
 
 /* A count from 0 to @max, for --args and --retval. */
@@ -168,7 +145,7 @@ static unsigned int parse_count(const char *s, unsigned int max,
 	errno = 0;
 	v = strtoul(s, &end, 10);
 	if (*end || errno || !isdigit((unsigned char)s[0]) || v > max)
-		die(2, "bad %s '%s' (0 to %u)", what, s, max);
+		dcg_die(2, "bad %s '%s' (0 to %u)", what, s, max);
 	return v;
 }
 
@@ -188,7 +165,7 @@ static void parse_arg_strings(char *s)
 	len = strtoul(s, &end, 10);
 	if (errno || end == s || !isdigit((unsigned char)s[0]) ||
 	    (*end && *end != ':') || len < 1 || len > ARG_STRING_MAX)
-		die(2, "bad string length '%s' (1 to %u, then :I,J... optionally)",
+		dcg_die(2, "bad string length '%s' (1 to %u, then :I,J... optionally)",
 		    s, ARG_STRING_MAX);
 	T.args.str_len = len;
 	T.args.str_min = 0x10000;		/* below vm.mmap_min_addr */
@@ -205,12 +182,12 @@ static void parse_arg_strings(char *s)
 		i = strtoul(tok, &end, 10);
 		if (*end || errno || !isdigit((unsigned char)tok[0]) ||
 		    i < 1 || i > DCG_ARGS_MAX)
-			die(2, "bad argument number '%s' in --arg-strings (1 to %d)",
+			dcg_die(2, "bad argument number '%s' in --arg-strings (1 to %d)",
 			    tok, DCG_ARGS_MAX);
 		T.args.str_mask |= 1u << (i - 1);
 	}
 	if (!T.args.str_mask)
-		die(2, "--arg-strings %s: no argument number after ':'", s);
+		dcg_die(2, "--arg-strings %s: no argument number after ':'", s);
 }
 
 static void parse_args(int argc, char **argv)
@@ -253,7 +230,7 @@ static void parse_args(int argc, char **argv)
 		case 'p':
 			T.opt.attach_pid = strtol(optarg, &end, 10);
 			if (*end || T.opt.attach_pid <= 0)
-				die(2, "bad process id '%s'", optarg);
+				dcg_die(2, "bad process id '%s'", optarg);
 			break;
 		case 'm':
 			T.opt.mode = parse_mode(optarg);
@@ -265,7 +242,7 @@ static void parse_args(int argc, char **argv)
 			errno = 0;
 			T.opt.max_events = strtoull(optarg, &end, 10);
 			if (*end || errno || optarg[0] == '-')
-				die(2, "bad event count '%s'", optarg);
+				dcg_die(2, "bad event count '%s'", optarg);
 			break;
 		case 'l':
 			T.opt.leave_running = true;
@@ -281,7 +258,7 @@ static void parse_args(int argc, char **argv)
 			depth = strtoul(optarg, &end, 10);
 			if (*end || errno || !isdigit((unsigned char)optarg[0]) ||
 			    depth < 1 || depth > SHADOW_CAP)
-				die(2, "bad depth '%s' (1 to %d)", optarg,
+				dcg_die(2, "bad depth '%s' (1 to %d)", optarg,
 				    SHADOW_CAP);
 			T.opt.max_depth = depth;
 			break;
@@ -309,28 +286,28 @@ static void parse_args(int argc, char **argv)
 			puts(PROG " " PACKAGE_VERSION);
 			exit(0);
 		case ':':
-			die(2, "option '%s' needs a value (see " PROG " --help)",
+			dcg_die(2, "option '%s' needs a value (see " PROG " --help)",
 			    bad_option(argv));
 		default:
-			die(2, "unknown option '%s' (see " PROG " --help)",
+			dcg_die(2, "unknown option '%s' (see " PROG " --help)",
 			    bad_option(argv));
 		}
 	}
 	T.opt.argv = argv + optind;
 	if (!T.opt.out)
-		die(2, "no output file: use -o FILE");
+		dcg_die(2, "no output file: use -o FILE");
 	if (!T.opt.nfuncs && !T.opt.all)
-		die(2, "nothing to trace: use -f FUNC or --all");
+		dcg_die(2, "nothing to trace: use -f FUNC or --all");
 	if (T.opt.attach_pid && T.opt.argv[0])
-		die(2, "give either -p PID or a program to run, not both");
+		dcg_die(2, "give either -p PID or a program to run, not both");
 	if (!T.opt.attach_pid && !T.opt.argv[0])
-		die(2, "no program to run: dcg-trace -f FUNC -o FILE -- PROG ARGS...");
+		dcg_die(2, "no program to run: dcg-trace -f FUNC -o FILE -- PROG ARGS...");
 	if (T.opt.attach_pid && T.opt.all)
-		die(2, "--all traces from the start: it needs a program to run, not -p");
+		dcg_die(2, "--all traces from the start: it needs a program to run, not -p");
 	if (T.args.str_len && !T.args.nargs)
-		die(2, "--arg-strings needs --args N (strings are read at arguments)");
+		dcg_die(2, "--arg-strings needs --args N (strings are read at arguments)");
 	if (T.args.str_len && !(T.args.str_mask & ((1u << T.args.nargs) - 1)))
-		die(2, "--arg-strings: no argument named is among the --args %u recorded",
+		dcg_die(2, "--arg-strings: no argument named is among the --args %u recorded",
 		    T.args.nargs);
 }
 
@@ -376,19 +353,19 @@ static void begin_trace(void)
 
 	T.start_ns = now_ns();
 	if (mem_open(T.pid) < 0)
-		die(1, "cannot open /proc/%d/mem: %s", T.pid, strerror(errno));
+		dcg_die(1, "cannot open /proc/%d/mem: %s", T.pid, strerror(errno));
 	/* before the first int3: it restores them if we are SIGKILLed */
 	ret = guardian_start(T.pid, T.started && !T.opt.leave_running);
 	if (ret < 0)
-		warnx_("no guardian (%s): if dcg-trace is killed, its "
+		dcg_warn("no guardian (%s): if dcg-trace is killed, its "
 		       "breakpoints stay in the program", strerror(-ret));
 	if (sym_init(T.pid) < 0)
-		warnx_("libdwfl could not report all modules of %d", T.pid);
+		dcg_warn("libdwfl could not report all modules of %d", T.pid);
 	task_read_comm(T.pid, T.pid, comm, sizeof(comm));
 	ret = dcg_write_header(&T.w, DCG_HOST_PTRACE, T.mode, T.pid, 0,
 			       T.start_ns, comm);
 	if (ret < 0)
-		die(1, "%s: %s", T.opt.out, strerror(-ret));
+		dcg_die(1, "%s: %s", T.opt.out, strerror(-ret));
 	maps_scan(true);
 	/*
 	 * Out now: a file that cannot take the trace (a full disk,
@@ -419,7 +396,7 @@ static void check_stdout_shared(pid_t pid)
 	if (stat(path, &its) < 0)
 		return;
 	if (ours.st_dev == its.st_dev && ours.st_ino == its.st_ino)
-		die(2, "-o -: process %d writes to the same standard output, "
+		dcg_die(2, "-o -: process %d writes to the same standard output, "
 		    "which would mix its output into the trace: use -o FILE",
 		    pid);
 }
@@ -436,10 +413,10 @@ static void start_program(void)
 	pid_t pid;
 
 	if (pipe(go) < 0 || pipe2(err, O_CLOEXEC) < 0)
-		die(1, "pipe: %s", strerror(errno));
+		dcg_die(1, "pipe: %s", strerror(errno));
 	pid = fork();
 	if (pid < 0)
-		die(1, "fork: %s", strerror(errno));
+		dcg_die(1, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		char c;
 
@@ -472,19 +449,19 @@ static void start_program(void)
 	if (ptrace(PTRACE_SEIZE, pid, 0, (void *)(long)(TRACE_OPTIONS |
 		   (T.opt.leave_running ? 0 : PTRACE_O_EXITKILL))) < 0) {
 		kill(pid, SIGKILL);
-		die(1, "cannot trace: PTRACE_SEIZE: %s", strerror(errno));
+		dcg_die(1, "cannot trace: PTRACE_SEIZE: %s", strerror(errno));
 	}
 	if (write(go[1], "g", 1) != 1)
-		die(1, "cannot start the program");
+		dcg_die(1, "cannot start the program");
 	close(go[1]);
 	for (;;) {
 		if (waitpid(pid, &status, __WALL) != pid)
-			die(1, "waitpid: %s", strerror(errno));
+			dcg_die(1, "waitpid: %s", strerror(errno));
 		if (!WIFSTOPPED(status)) {
 			if (read(err[0], &e, sizeof(e)) == sizeof(e))
-				die(2, "cannot run '%s': %s", T.opt.argv[0],
+				dcg_die(2, "cannot run '%s': %s", T.opt.argv[0],
 				    strerror(e));
-			die(2, "cannot run '%s': exited with status %d",
+			dcg_die(2, "cannot run '%s': exited with status %d",
 			    T.opt.argv[0], WEXITSTATUS(status));
 		}
 		if ((status >> 16) == PTRACE_EVENT_EXEC)
@@ -506,7 +483,7 @@ static void start_program(void)
 		uint64_t entry = auxv_entry(pid);
 
 		if (!entry)
-			die(1, "no entry point in /proc/%d/auxv", pid);
+			dcg_die(1, "no entry point in /proc/%d/auxv", pid);
 		bp_add(entry, BP_ENTRY);
 	}
 	resume_task(t, 0);
@@ -580,25 +557,25 @@ static void __attribute__((noreturn)) attach_failed(pid_t pid, int err)
 	char comm[16];
 
 	if (err != EPERM)
-		die(2, "cannot attach to process %d: %s", pid, strerror(err));
+		dcg_die(2, "cannot attach to process %d: %s", pid, strerror(err));
 	tracer = proc_status_field(pid, "TracerPid");
 	if (tracer > 0) {
 		task_read_comm(tracer, tracer, comm, sizeof(comm));
-		die(2, "cannot attach to process %d: it is already traced by "
+		dcg_die(2, "cannot attach to process %d: it is already traced by "
 		    "process %ld (%s); a process has one tracer at a time",
 		    pid, tracer, comm[0] ? comm : "?");
 	}
 	uid = proc_status_field(pid, "Uid");
 	scope = yama_scope();
 	if (geteuid() != 0 && uid >= 0 && uid != (long)geteuid())
-		die(2, "cannot attach to process %d: not permitted: it "
+		dcg_die(2, "cannot attach to process %d: not permitted: it "
 		    "belongs to uid %ld, and tracing another user's process "
 		    "needs root", pid, uid);
 	if (scope > 0)
-		die(2, "cannot attach to process %d: not permitted: "
+		dcg_die(2, "cannot attach to process %d: not permitted: "
 		    "kernel.yama.ptrace_scope is %ld (1: only ancestors; 2: "
 		    "root only; 3: nobody)", pid, scope);
-	die(2, "cannot attach to process %d: not permitted (%s)", pid,
+	dcg_die(2, "cannot attach to process %d: not permitted (%s)", pid,
 	    strerror(err));
 }
 
@@ -709,14 +686,14 @@ static int finish(void)
 	if (T.fatal)
 		explain_missing();	/* while the process is there to ask */
 	if (detached && T.w.error)
-		warnx_("cannot write the trace to %s (%s): %s process %d",
+		dcg_warn("cannot write the trace to %s (%s): %s process %d",
 		       strcmp(T.opt.out, "-") ? T.opt.out : "standard output",
 		       strerror(T.w.error),
 		       T.started && !T.opt.leave_running ?
 		       "killing the program it started," : "detaching from",
 		       T.pid);
 	else if (detached && frontend_gone())
-		warnx_("the dcg-trace front end was killed: %s process %d",
+		dcg_warn("the dcg-trace front end was killed: %s process %d",
 		       T.started && !T.opt.leave_running ?
 		       "killing the program it started," : "detaching from",
 		       T.pid);
@@ -732,7 +709,7 @@ static int finish(void)
 	ret = dcg_writer_close(&T.w);
 	if (ret < 0) {
 		if (!(detached && werr))	/* not said above */
-			warnx_("%s: %s", T.opt.out, strerror(-ret));
+			dcg_warn("%s: %s", T.opt.out, strerror(-ret));
 		rc = 1;
 	}
 	if (T.fatal) {
@@ -764,16 +741,17 @@ int main(int argc, char **argv)
 {
 	int ret;
 
+	dcg_progname = PROG;
 	parse_args(argc, argv);
 	if (T.opt.attach_pid)
 		check_stdout_shared(T.opt.attach_pid);
 	frontend_split();	/* from here on, this is the tracer */
 	T.mode = T.opt.mode ? T.opt.mode : mode_detect();
 	if (stop_requested)
-		die(1, "interrupted before tracing began: nothing traced");
+		dcg_die(1, "interrupted before tracing began: nothing traced");
 	ret = dcg_writer_open(&T.w, T.opt.out, T.opt.max_events);
 	if (ret < 0)
-		die(2, "cannot write %s: %s", T.opt.out, strerror(-ret));
+		dcg_die(2, "cannot write %s: %s", T.opt.out, strerror(-ret));
 	if (T.opt.attach_pid)
 		attach_process();
 	else

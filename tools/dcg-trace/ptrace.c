@@ -287,7 +287,7 @@ int resolve_and_arm(bool fatal)
 		}
 		for (j = 0; j < n; j++) {
 			if (bp_add(addrs[j], BP_FUNC) < 0)
-				warnx_("cannot set a breakpoint on %s at %#llx",
+				dcg_warn("cannot set a breakpoint on %s at %#llx",
 				       T.opt.funcs[i],
 				       (unsigned long long)addrs[j]);
 			vlog(1, "breakpoint on %s at %#llx", T.opt.funcs[i],
@@ -545,7 +545,7 @@ static void fork_child(pid_t child)
 	/* It inherited our int3s in its copy of memory. */
 	bp_remove_all(child);
 	if (ptrace(PTRACE_DETACH, child, 0, 0) < 0 && errno != ESRCH)
-		warnx_("cannot detach forked child %d: %s", child,
+		dcg_warn("cannot detach forked child %d: %s", child,
 		       strerror(errno));
 	task_del(c);
 }
@@ -738,7 +738,7 @@ int trace_loop(void)
 					     T.ntasks);
 					break;
 				}
-				die(1, "waitpid: %s", strerror(errno));
+				dcg_die(1, "waitpid: %s", strerror(errno));
 			}
 			t = task_find(tid);
 			if (!t) {
@@ -805,7 +805,7 @@ static void drain_sigtrap(struct task *t)
 		t->has_pending = true;
 		t->pending_status = status;
 	}
-	warnx_("thread %d: a SIGTRAP stays queued at the detach", t->tid);
+	dcg_warn("thread %d: a SIGTRAP stays queued at the detach", t->tid);
 }
 
 /*

@@ -42,6 +42,7 @@
 #include "dcg_plt.h"
 #include "symbolize.h"
 #include "trace_read.h"
+#include "util.h"
 
 struct umap {
 	char *path;
@@ -133,21 +134,6 @@ struct dcg_symbolizer {
 
 	int sysroot_fd;		/* --sysroot, or -1 */
 };
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p) {
-		fputs("dcg-report: out of memory\n", stderr);
-		exit(1);
-	}
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	return strcpy(xrealloc(NULL, strlen(s) + 1), s);
-}
 
 /* Does the ELF file's build-id equal the one the trace recorded? */
 static bool build_id_matches(Elf *elf, const struct umap *u)
@@ -957,8 +943,8 @@ static void hint_package(struct umap *u, Dwfl_Module *mod)
 	if (!elf || has_symtab(elf) || debugfile ||
 	    !find_package(u->path, pkg, sizeof(pkg)))
 		return;
-	fprintf(stderr,
-		"dcg-report: %s has no symbols for some of its code (shown as %s+0xOFF); package %s%s would name it\n",
+	dcg_warn(
+		"%s has no symbols for some of its code (shown as %s+0xOFF); package %s%s would name it",
 		base_name(u->path), base_name(u->path), pkg,
 		strcmp(pkg, "libc6") ? "-dbgsym" : "-dbg");
 }
@@ -989,8 +975,8 @@ static void say_unusable(struct umap *u)
 	u->hinted = true;
 	if (hinted_before(u->path))
 		return;
-	fprintf(stderr,
-		"dcg-report: %s%s%s%s: %s; its code is shown as %s+0xOFF (--sysroot DIR or --debug-dir DIR: where the traced system's files are)\n",
+	dcg_warn(
+		"%s%s%s%s: %s; its code is shown as %s+0xOFF (--sysroot DIR or --debug-dir DIR: where the traced system's files are)",
 		u->path, u->build_id_len ? " (build-id " : "",
 		build_id_hex(u, id, sizeof(id)), u->build_id_len ? ")" : "",
 		u->problem[0] ? u->problem : "no file with its build-id",
@@ -1279,11 +1265,9 @@ static void say_once(const char *key, const char *fmt, ...)
 
 	if (hinted_before(key))
 		return;
-	fputs("dcg-report: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	dcg_vwarn(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /*
