@@ -212,6 +212,48 @@ static int fail(const struct opts *o, const char *what)
 	return 2;
 }
 
+/* One section, if it is one asked for: 0, or fail()'s status. */
+static int list_section(const struct opts *o, Elf *elf, Elf_Scn *scn,
+			size_t shstrndx, bool rel, struct syncs *sy,
+			struct counts *c)
+{
+	GElf_Shdr sh;
+	const char *name;
+	Elf_Data *data;
+	char msg[128];
+
+	if (!gelf_getshdr(scn, &sh))
+		return fail(o, elf_errmsg(-1));
+	name = elf_strptr(elf, shstrndx, sh.sh_name);
+	/*
+	 * A section whose name cannot be read may be the one asked for (or
+	 * an executable one): skipping it would drop its code from the
+	 * listing without a word.
+	 */
+	if (!name) {
+		snprintf(msg, sizeof(msg), "section %zu: unreadable name: %s",
+			 elf_ndxscn(scn), elf_errmsg(-1));
+		return fail(o, msg);
+	}
+	if (!want_section(o, name, &sh))
+		return 0;
+	data = elf_rawdata(scn, NULL);
+	if (!data || !data->d_buf || data->d_size != sh.sh_size) {
+		snprintf(msg, sizeof(msg), "section %s: unreadable: %s",
+			 name, elf_errmsg(-1));
+		return fail(o, msg);
+	}
+	if (o->sync_symbols &&
+	    collect_syncs(elf, elf_ndxscn(scn), &sh, rel, sy) < 0)
+		return fail(o, "unreadable symbol table");
+	if (o->all_exec)
+		printf("# section %s %" PRIx64 " %" PRIx64 "\n", name,
+		       (uint64_t)sh.sh_addr, (uint64_t)sh.sh_size);
+	list_code(data->d_buf, data->d_size, sh.sh_addr, sy, c);
+	c->sections++;
+	return 0;
+}
+
 static int list_elf(const struct opts *o, Elf *elf, struct counts *c)
 {
 	GElf_Ehdr eh;
@@ -219,6 +261,7 @@ static int list_elf(const struct opts *o, Elf *elf, struct counts *c)
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	char msg[128];
+	int ret = 0;
 
 	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
 		return fail(o, "not an ELF file");
@@ -226,47 +269,12 @@ static int list_elf(const struct opts *o, Elf *elf, struct counts *c)
 		return fail(o, "not an x86-64 ELF file");
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
 		return fail(o, "no section name table");
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &sh))
-			return fail(o, elf_errmsg(-1));
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		/*
-		 * A section whose name cannot be read may be the one asked
-		 * for (or an executable one): skipping it would drop its
-		 * code from the listing without a word.
-		 */
-		if (!name) {
-			snprintf(msg, sizeof(msg), "section %zu: unreadable "
-				 "name: %s", elf_ndxscn(scn), elf_errmsg(-1));
-			free(sy.addr);
-			return fail(o, msg);
-		}
-		if (!want_section(o, name, &sh))
-			continue;
-		data = elf_rawdata(scn, NULL);
-		if (!data || !data->d_buf || data->d_size != sh.sh_size) {
-			snprintf(msg, sizeof(msg), "section %s: unreadable: %s",
-				 name, elf_errmsg(-1));
-			return fail(o, msg);
-		}
-		if (o->sync_symbols &&
-		    collect_syncs(elf, elf_ndxscn(scn), &sh,
-				  eh.e_type == ET_REL, &sy) < 0) {
-			free(sy.addr);
-			return fail(o, "unreadable symbol table");
-		}
-		if (o->all_exec)
-			printf("# section %s %" PRIx64 " %" PRIx64 "\n", name,
-			       (uint64_t)sh.sh_addr, (uint64_t)sh.sh_size);
-		list_code(data->d_buf, data->d_size, sh.sh_addr, &sy, c);
-		c->sections++;
-	}
+	while (!ret && (scn = elf_nextscn(elf, scn)))
+		ret = list_section(o, elf, scn, shstrndx, eh.e_type == ET_REL,
+				   &sy, c);
 	free(sy.addr);
+	if (ret)
+		return ret;
 	if (c->sections == 0) {
 		if (o->section)
 			snprintf(msg, sizeof(msg), "no section %s", o->section);

@@ -203,6 +203,135 @@ static void add_debug_dirs(struct options *o, const char *arg)
 	o->sym.debuginfo_path = all;	/* lives as long as the process */
 }
 
+/* A non-option: the view first, then the trace, then diff's B. */
+static void take_operand(struct options *o, const char *arg)
+{
+	if (!o->view)
+		o->view = arg;
+	else if (!o->input)
+		o->input = arg;
+	else if (!o->input2)
+		o->input2 = arg;	/* diff's B */
+	else
+		usage_error("unexpected argument '%s'", arg);
+}
+
+static int parse_cost(const char *arg)
+{
+	if (!strcmp(arg, "insns"))
+		return COST_INSNS;
+	if (!strcmp(arg, "time"))
+		return COST_TIME;
+	usage_error("--cost: '%s' is neither insns nor time", arg);
+}
+
+/* --retval, --retval PRED: a next word that starts like one is PRED. */
+static void take_retval(struct options *o, const char *arg, int argc,
+			char **argv)
+{
+	o->retval = 1;
+	if (!arg && optind < argc && argv[optind][0] &&
+	    strchr("<>=!", argv[optind][0]))
+		arg = argv[optind++];
+	if (arg && !retval_parse(o, arg))
+		usage_error("--retval: '%s' is not a predicate (<N, <=N, >N, >=N, ==N or !=N)",
+			    arg);
+}
+
+/* What is shown: threads, functions, depth, time. */
+static bool take_filter(struct options *o, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_TID:		parse_tids(o, arg); break;
+	case OPT_INCLUDE:
+		add_glob(o->include, &o->ninclude, "--include", arg);
+		break;
+	case OPT_EXCLUDE:
+		add_glob(o->exclude, &o->nexclude, "--exclude", arg);
+		break;
+	case OPT_DEPTH:
+		o->max_depth = parse_num("--depth", arg);
+		if (!o->max_depth)
+			usage_error("--depth: must be at least 1");
+		break;
+	case OPT_MINDUR:
+		o->min_duration = parse_num("--min-duration", arg);
+		break;
+	case OPT_FROM:
+		o->from = parse_num("--from", arg);
+		o->have_from = true;
+		break;
+	case OPT_TO:
+		o->to = parse_num("--to", arg);
+		o->have_to = true;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* How the views print: their switches and the names' sources. */
+static bool take_format(struct options *o, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_VIEW:		o->view = arg; break;
+	case 'o':		o->output = arg; break;
+	case OPT_THRESHOLD:	o->threshold = parse_num("--threshold", arg); break;
+	case OPT_SVG:		o->svg = true; break;
+	case OPT_SPEEDSCOPE:	o->speedscope = true; break;
+	case OPT_CALLS:		o->folded_calls = true; break;
+	case OPT_COST:		o->cost = parse_cost(arg); break;
+	case OPT_MAXSIZE:
+		o->max_size = parse_num("--max-size", arg);
+		if (o->max_size < 4096)
+			usage_error("--max-size: at least 4096 bytes");
+		break;
+	case OPT_SHOWPLT:	o->show_plt = true; break;
+	case OPT_RAW:		o->raw = true; break;
+	case OPT_ARGS:		o->args = 1; break;
+	case OPT_NOARGS:	o->args = 0; break;
+	case OPT_NORETVAL:	o->retval = 0; break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+static bool take_symbols(struct options *o, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_SRCLINE:	o->sym.srcline = true; break;
+	case OPT_INLINE:	o->sym.inlines = true; break;
+	case OPT_MANGLED:	o->sym.mangled = true; break;
+	case OPT_KALLSYMS:	o->sym.kallsyms = arg; break;
+	case OPT_SYSMAP:	o->sym.system_map = arg; break;
+	case OPT_VMLINUX:	o->sym.vmlinux = arg; break;
+	case OPT_DEBUGINFO:	add_debug_dirs(o, arg); break;
+	case OPT_SYSROOT:	o->sym.sysroot = arg; break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+static void take_option(struct options *o, int c, int argc, char **argv)
+{
+	if (take_filter(o, c, optarg) || take_format(o, c, optarg) ||
+	    take_symbols(o, c, optarg))
+		return;
+	switch (c) {
+	case OPT_RETVAL:	take_retval(o, optarg, argc, argv); break;
+	case 'h':		usage(); exit(0);
+	case 'V':
+	case OPT_VERSION:	puts("dcg-report " PACKAGE_VERSION); exit(0);
+	case ':':
+		usage_error("option '%s' needs a value", bad_option(argv));
+	default:
+		usage_error("unknown option '%s'", bad_option(argv));
+	}
+}
+
 static void parse_args(struct options *o, int argc, char **argv)
 {
 	int c;
@@ -212,98 +341,10 @@ static void parse_args(struct options *o, int argc, char **argv)
 	opterr = 0;		/* one message, ours */
 	while ((c = getopt_long(argc, argv, "+:o:hV", longopts, NULL)) != -1 ||
 	       optind < argc) {
-		if (c == -1) {
-			/* a non-option: the view first, then the file */
-			const char *arg = argv[optind++];
-
-			if (!o->view)
-				o->view = arg;
-			else if (!o->input)
-				o->input = arg;
-			else if (!o->input2)
-				o->input2 = arg;	/* diff's B */
-			else
-				usage_error("unexpected argument '%s'", arg);
-			continue;
-		}
-		switch (c) {
-		case OPT_VIEW:		o->view = optarg; break;
-		case 'o':		o->output = optarg; break;
-		case OPT_TID:		parse_tids(o, optarg); break;
-		case OPT_INCLUDE:
-			add_glob(o->include, &o->ninclude, "--include", optarg);
-			break;
-		case OPT_EXCLUDE:
-			add_glob(o->exclude, &o->nexclude, "--exclude", optarg);
-			break;
-		case OPT_DEPTH:
-			o->max_depth = parse_num("--depth", optarg);
-			if (!o->max_depth)
-				usage_error("--depth: must be at least 1");
-			break;
-		case OPT_MINDUR:
-			o->min_duration = parse_num("--min-duration", optarg);
-			break;
-		case OPT_FROM:
-			o->from = parse_num("--from", optarg);
-			o->have_from = true;
-			break;
-		case OPT_TO:
-			o->to = parse_num("--to", optarg);
-			o->have_to = true;
-			break;
-		case OPT_THRESHOLD:
-			o->threshold = parse_num("--threshold", optarg);
-			break;
-		case OPT_SVG:		o->svg = true; break;
-		case OPT_SPEEDSCOPE:	o->speedscope = true; break;
-		case OPT_CALLS:		o->folded_calls = true; break;
-		case OPT_COST:
-			if (!strcmp(optarg, "insns"))
-				o->cost = COST_INSNS;
-			else if (!strcmp(optarg, "time"))
-				o->cost = COST_TIME;
-			else
-				usage_error("--cost: '%s' is neither insns nor time",
-					    optarg);
-			break;
-		case OPT_MAXSIZE:
-			o->max_size = parse_num("--max-size", optarg);
-			if (o->max_size < 4096)
-				usage_error("--max-size: at least 4096 bytes");
-			break;
-		case OPT_SRCLINE:	o->sym.srcline = true; break;
-		case OPT_INLINE:	o->sym.inlines = true; break;
-		case OPT_MANGLED:	o->sym.mangled = true; break;
-		case OPT_SHOWPLT:	o->show_plt = true; break;
-		case OPT_KALLSYMS:	o->sym.kallsyms = optarg; break;
-		case OPT_SYSMAP:	o->sym.system_map = optarg; break;
-		case OPT_VMLINUX:	o->sym.vmlinux = optarg; break;
-		case OPT_DEBUGINFO:	add_debug_dirs(o, optarg); break;
-		case OPT_SYSROOT:	o->sym.sysroot = optarg; break;
-		case OPT_RAW:		o->raw = true; break;
-		case OPT_ARGS:		o->args = 1; break;
-		case OPT_NOARGS:	o->args = 0; break;
-		case OPT_NORETVAL:	o->retval = 0; break;
-		case OPT_RETVAL:
-			o->retval = 1;
-			/* "--retval PRED": a next word that starts like one */
-			if (!optarg && optind < argc && argv[optind][0] &&
-			    strchr("<>=!", argv[optind][0]))
-				optarg = argv[optind++];
-			if (optarg && !retval_parse(o, optarg))
-				usage_error("--retval: '%s' is not a predicate (<N, <=N, >N, >=N, ==N or !=N)",
-					    optarg);
-			break;
-		case 'h':		usage(); exit(0);
-		case 'V':
-		case OPT_VERSION:	puts("dcg-report " PACKAGE_VERSION); exit(0);
-		case ':':
-			usage_error("option '%s' needs a value",
-				    bad_option(argv));
-		default:
-			usage_error("unknown option '%s'", bad_option(argv));
-		}
+		if (c == -1)
+			take_operand(o, argv[optind++]);
+		else
+			take_option(o, c, argc, argv);
 	}
 	if (!o->view)
 		usage_error("no view given");
@@ -703,32 +744,41 @@ void report_free(struct report *rp)
 	dcg_reader_close(&rp->rd);
 }
 
+/* The view the command line names, and what it asks of the options. */
+static const struct view *pick_view(struct options *o)
+{
+	const struct view *v = NULL;
+	size_t i;
+
+	for (i = 0; i < DCG_ARRAY_SIZE(views); i++)
+		if (!strcmp(views[i]->name, o->view))
+			v = views[i];
+	if (!v)
+		usage_error("unknown view '%s'", o->view);
+	if (v->wants_srcline && !o->sym.srcline) {
+		o->sym.srcline = true;
+		o->sym.srcline_implied = true;
+	}
+	if (o->input2 && !v->second_input)
+		usage_error("unexpected argument '%s'", o->input2);
+	if (!o->input2 && v->second_input)
+		usage_error("%s: two trace files are needed", o->view);
+	if (o->input2 && !strcmp(o->input, "-") && !strcmp(o->input2, "-"))
+		usage_error("%s: standard input can be only one of the traces",
+			    o->view);
+	return v;
+}
+
 int main(int argc, char **argv)
 {
 	static struct options o;
 	static struct report rp;
-	size_t i;
 	int rc;
 
 	dcg_progname = "dcg-report";
 	parse_args(&o, argc, argv);
 	rp.o = &o;
-	for (i = 0; i < DCG_ARRAY_SIZE(views); i++)
-		if (!strcmp(views[i]->name, o.view))
-			rp.view = views[i];
-	if (!rp.view)
-		usage_error("unknown view '%s'", o.view);
-	if (rp.view->wants_srcline && !o.sym.srcline) {
-		o.sym.srcline = true;
-		o.sym.srcline_implied = true;
-	}
-	if (o.input2 && !rp.view->second_input)
-		usage_error("unexpected argument '%s'", o.input2);
-	if (!o.input2 && rp.view->second_input)
-		usage_error("%s: two trace files are needed", o.view);
-	if (o.input2 && !strcmp(o.input, "-") && !strcmp(o.input2, "-"))
-		usage_error("%s: standard input can be only one of the traces",
-			    o.view);
+	rp.view = pick_view(&o);
 	rc = report_load(&rp, o.input);
 	if (rc)
 		return rc;

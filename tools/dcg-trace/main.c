@@ -139,12 +139,9 @@ static int parse_mode(const char *s)
 static unsigned int parse_count(const char *s, unsigned int max,
 				const char *what)
 {
-	unsigned long v;
-	char *end;
+	dcg_u64 v;
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (*end || errno || !isdigit((unsigned char)s[0]) || v > max)
+	if (!dcg_parse_u64(s, 10, &v) || v > max)
 		dcg_die(2, "bad %s '%s' (0 to %u)", what, s, max);
 	return v;
 }
@@ -190,6 +187,118 @@ static void parse_arg_strings(char *s)
 		dcg_die(2, "--arg-strings %s: no argument number after ':'", s);
 }
 
+/* -n N: events past N are counted as lost. */
+static uint64_t parse_max_events(const char *s)
+{
+	dcg_u64 v;
+
+	if (!dcg_parse_u64(s, 10, &v))
+		dcg_die(2, "bad event count '%s'", s);
+	return v;
+}
+
+static uint32_t parse_depth(const char *s)
+{
+	dcg_u64 v;
+
+	if (!dcg_parse_u64(s, 10, &v) || v < 1 || v > SHADOW_CAP)
+		dcg_die(2, "bad depth '%s' (1 to %d)", s, SHADOW_CAP);
+	return v;
+}
+
+static pid_t parse_pid(const char *s)
+{
+	char *end;
+	pid_t pid = strtol(s, &end, 10);
+
+	if (*end || pid <= 0)
+		dcg_die(2, "bad process id '%s'", s);
+	return pid;
+}
+
+/* What is traced, and how: true if @c is one of these options. */
+static bool take_trace_option(int c, char *arg)
+{
+	switch (c) {
+	case 'f':	add_funcs(arg); break;
+	case 'o':	T.opt.out = arg; break;
+	case 'p':	T.opt.attach_pid = parse_pid(arg); break;
+	case 'm':	T.opt.mode = parse_mode(arg); break;
+	case 'a':	T.opt.all = true; break;
+	case 'n':	T.opt.max_events = parse_max_events(arg); break;
+	case 'l':	T.opt.leave_running = true; break;
+	case 'S':	T.opt.native_syscalls = true; break;
+	case 'P':	T.opt.annotate = true; break;	/* PROFILE records */
+	case 'D':	T.opt.max_depth = parse_depth(arg); break;
+	case 'N':	skip_add_exclude(arg); break;
+	case 'v':	T.opt.verbose++; break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* What each event carries: registers and strings. */
+static bool take_args_option(int c, char *arg)
+{
+	switch (c) {
+	case 'A':
+		T.args.nargs = parse_count(arg, DCG_ARGS_MAX,
+					   "argument count");
+		break;
+	case 'L':
+		parse_arg_strings(arg);
+		break;
+	case 'R':
+		T.args.nrets = parse_count(arg, DCG_RETS_MAX,
+					   "return register count");
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+static void take_option(int c, char **argv)
+{
+	if (take_trace_option(c, optarg) || take_args_option(c, optarg))
+		return;
+	switch (c) {
+	case 'h':
+		usage(stdout);
+		exit(0);
+	case 'V':
+		puts(PROG " " PACKAGE_VERSION);
+		exit(0);
+	case ':':
+		dcg_die(2, "option '%s' needs a value (see " PROG " --help)",
+			bad_option(argv));
+	default:
+		dcg_die(2, "unknown option '%s' (see " PROG " --help)",
+			bad_option(argv));
+	}
+}
+
+/* The options that exclude or need each other. */
+static void check_options(void)
+{
+	if (!T.opt.out)
+		dcg_die(2, "no output file: use -o FILE");
+	if (!T.opt.nfuncs && !T.opt.all)
+		dcg_die(2, "nothing to trace: use -f FUNC or --all");
+	if (T.opt.attach_pid && T.opt.argv[0])
+		dcg_die(2, "give either -p PID or a program to run, not both");
+	if (!T.opt.attach_pid && !T.opt.argv[0])
+		dcg_die(2, "no program to run: dcg-trace -f FUNC -o FILE -- PROG ARGS...");
+	if (T.opt.attach_pid && T.opt.all)
+		dcg_die(2, "--all traces from the start: it needs a program to run, not -p");
+	if (T.args.str_len && !T.args.nargs)
+		dcg_die(2, "--arg-strings needs --args N (strings are read at arguments)");
+	if (T.args.str_len && !(T.args.str_mask & ((1u << T.args.nargs) - 1)))
+		dcg_die(2, "--arg-strings: no argument named is among the --args %u recorded",
+			T.args.nargs);
+}
+
 static void parse_args(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -212,103 +321,15 @@ static void parse_args(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long depth;
-	char *end;
 	int c;
 
 	T.args.nrets = RETVAL_DEFAULT;
 	opterr = 0;	/* one line of our own, not getopt's and the usage */
 	while ((c = getopt_long(argc, argv, "+:f:o:p:m:an:lD:N:vhV", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			add_funcs(optarg);
-			break;
-		case 'o':
-			T.opt.out = optarg;
-			break;
-		case 'p':
-			T.opt.attach_pid = strtol(optarg, &end, 10);
-			if (*end || T.opt.attach_pid <= 0)
-				dcg_die(2, "bad process id '%s'", optarg);
-			break;
-		case 'm':
-			T.opt.mode = parse_mode(optarg);
-			break;
-		case 'a':
-			T.opt.all = true;
-			break;
-		case 'n':
-			errno = 0;
-			T.opt.max_events = strtoull(optarg, &end, 10);
-			if (*end || errno || optarg[0] == '-')
-				dcg_die(2, "bad event count '%s'", optarg);
-			break;
-		case 'l':
-			T.opt.leave_running = true;
-			break;
-		case 'S':
-			T.opt.native_syscalls = true;
-			break;
-		case 'P':	/* --annotate: PROFILE records */
-			T.opt.annotate = true;
-			break;
-		case 'D':
-			errno = 0;
-			depth = strtoul(optarg, &end, 10);
-			if (*end || errno || !isdigit((unsigned char)optarg[0]) ||
-			    depth < 1 || depth > SHADOW_CAP)
-				dcg_die(2, "bad depth '%s' (1 to %d)", optarg,
-				    SHADOW_CAP);
-			T.opt.max_depth = depth;
-			break;
-		case 'N':
-			skip_add_exclude(optarg);
-			break;
-		case 'A':
-			T.args.nargs = parse_count(optarg, DCG_ARGS_MAX,
-						   "argument count");
-			break;
-		case 'L':
-			parse_arg_strings(optarg);
-			break;
-		case 'R':
-			T.args.nrets = parse_count(optarg, DCG_RETS_MAX,
-						   "return register count");
-			break;
-		case 'v':
-			T.opt.verbose++;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'V':
-			puts(PROG " " PACKAGE_VERSION);
-			exit(0);
-		case ':':
-			dcg_die(2, "option '%s' needs a value (see " PROG " --help)",
-			    bad_option(argv));
-		default:
-			dcg_die(2, "unknown option '%s' (see " PROG " --help)",
-			    bad_option(argv));
-		}
-	}
+				NULL)) != -1)
+		take_option(c, argv);
 	T.opt.argv = argv + optind;
-	if (!T.opt.out)
-		dcg_die(2, "no output file: use -o FILE");
-	if (!T.opt.nfuncs && !T.opt.all)
-		dcg_die(2, "nothing to trace: use -f FUNC or --all");
-	if (T.opt.attach_pid && T.opt.argv[0])
-		dcg_die(2, "give either -p PID or a program to run, not both");
-	if (!T.opt.attach_pid && !T.opt.argv[0])
-		dcg_die(2, "no program to run: dcg-trace -f FUNC -o FILE -- PROG ARGS...");
-	if (T.opt.attach_pid && T.opt.all)
-		dcg_die(2, "--all traces from the start: it needs a program to run, not -p");
-	if (T.args.str_len && !T.args.nargs)
-		dcg_die(2, "--arg-strings needs --args N (strings are read at arguments)");
-	if (T.args.str_len && !(T.args.str_mask & ((1u << T.args.nargs) - 1)))
-		dcg_die(2, "--arg-strings: no argument named is among the --args %u recorded",
-		    T.args.nargs);
+	check_options();
 }
 
 static void on_sigpipe(int sig)
@@ -406,9 +427,60 @@ static void check_stdout_shared(pid_t pid)
  * on a pipe until PTRACE_SEIZE is done, then execs.  An exec failure
  * comes back through a close-on-exec pipe.
  */
+/*
+ * The child: waits for the tracer's go on @go, then runs the program;
+ * an exec that fails sends its errno down @err.
+ */
+static void __attribute__((noreturn)) exec_child(int go[2], int err[2])
+{
+	char c;
+	int e;
+
+	close(go[1]);
+	close(err[0]);
+	if (read(go[0], &c, 1) != 1)
+		_exit(127);
+	close(go[0]);
+	/*
+	 * -o -: standard output is the trace's alone (as with perf record
+	 * -o -); the program's own output goes where its errors go, so
+	 * that neither is lost nor mixed.
+	 */
+	if (trace_to_stdout() && dup2(2, 1) < 0)
+		_exit(127);
+	frontend_program_setup();
+	execvp(T.opt.argv[0], T.opt.argv);
+	e = errno;
+	if (write(err[1], &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+/* The seized child's stops up to its exec; dies if it never gets there. */
+static void wait_exec(pid_t pid, int err)
+{
+	int status, e = 0;
+
+	for (;;) {
+		if (waitpid(pid, &status, __WALL) != pid)
+			dcg_die(1, "waitpid: %s", strerror(errno));
+		if (!WIFSTOPPED(status)) {
+			if (read(err, &e, sizeof(e)) == sizeof(e))
+				dcg_die(2, "cannot run '%s': %s", T.opt.argv[0],
+					strerror(e));
+			dcg_die(2, "cannot run '%s': exited with status %d",
+				T.opt.argv[0], WEXITSTATUS(status));
+		}
+		if ((status >> 16) == PTRACE_EVENT_EXEC)
+			return;
+		/* anything before the exec is ours (pipe read): let it go */
+		ptrace(PTRACE_CONT, pid, 0, 0);
+	}
+}
+
 static void start_program(void)
 {
-	int go[2], err[2], status, e = 0;
+	int go[2], err[2];
 	struct task *t;
 	pid_t pid;
 
@@ -417,28 +489,8 @@ static void start_program(void)
 	pid = fork();
 	if (pid < 0)
 		dcg_die(1, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		char c;
-
-		close(go[1]);
-		close(err[0]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		close(go[0]);
-		/*
-		 * -o -: standard output is the trace's alone (as with perf
-		 * record -o -); the program's own output goes where its
-		 * errors go, so that neither is lost nor mixed.
-		 */
-		if (trace_to_stdout() && dup2(2, 1) < 0)
-			_exit(127);
-		frontend_program_setup();
-		execvp(T.opt.argv[0], T.opt.argv);
-		e = errno;
-		if (write(err[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
+	if (pid == 0)
+		exec_child(go, err);
 	close(go[0]);
 	close(err[1]);
 	/*
@@ -454,21 +506,7 @@ static void start_program(void)
 	if (write(go[1], "g", 1) != 1)
 		dcg_die(1, "cannot start the program");
 	close(go[1]);
-	for (;;) {
-		if (waitpid(pid, &status, __WALL) != pid)
-			dcg_die(1, "waitpid: %s", strerror(errno));
-		if (!WIFSTOPPED(status)) {
-			if (read(err[0], &e, sizeof(e)) == sizeof(e))
-				dcg_die(2, "cannot run '%s': %s", T.opt.argv[0],
-				    strerror(e));
-			dcg_die(2, "cannot run '%s': exited with status %d",
-			    T.opt.argv[0], WEXITSTATUS(status));
-		}
-		if ((status >> 16) == PTRACE_EVENT_EXEC)
-			break;
-		/* anything before the exec is ours (pipe read): let it go */
-		ptrace(PTRACE_CONT, pid, 0, 0);
-	}
+	wait_exec(pid, err[0]);
 	close(err[0]);
 	T.pid = pid;
 	T.started = true;

@@ -345,6 +345,61 @@ static void bp_hit(struct task *t, struct bp *b)
 	resume_task(t, 0);
 }
 
+/* A SIGTRAP in a native run of hop mode: its hit, or anything else. */
+static void hop_trap(struct task *t)
+{
+	struct bp *b;
+
+	if (hop_sigtrap(t)) {
+		resume_task(t, 0);
+		return;
+	}
+	b = int3_hit(t);
+	if (b) {
+		hop_settle(t, b->addr);
+		bp_hit(t, b);
+		return;
+	}
+	/* an int3 of ours taken out since: rip goes back onto it */
+	if (skip_sigtrap(t, false)) {
+		hop_settle(t, t->regs.rip);
+		resume_task(t, 0);
+		return;
+	}
+	hop_foreign_trap(t);
+	hop_settle(t, t->regs.rip);
+	deliver_sigtrap(t);
+}
+
+/* The stop after a step of ours. */
+static void step_trap(struct task *t)
+{
+	if (skip_stepped_into_int3(t))
+		return;
+	/*
+	 * The program's TF was set over the instruction that ran: this
+	 * step trap is its own (tracee_flags.c).
+	 */
+	if (t->in_window && !tflags_handler_entry(t) &&
+	    tflags_after_step(t)) {
+		window_stop(t);
+		deliver_sigtrap(t);
+		return;
+	}
+	if (own_sigtrap_while_stepping(t)) {
+		/* the instruction that raised it did run */
+		if (t->in_window)
+			window_stop(t);
+		deliver_sigtrap(t);
+		return;
+	}
+	if (t->in_window)
+		window_stop(t);
+	if (t->regs.rip == T.dldebug_addr)
+		link_map_changed();
+	resume_task(t, 0);
+}
+
 static void handle_sigtrap(struct task *t)
 {
 	struct bp *b;
@@ -353,53 +408,11 @@ static void handle_sigtrap(struct task *t)
 		return;
 	sigstate_trap(t);	/* a forced SIGTRAP: see sigtrap_state.c */
 	if (t->hop.armed) {
-		/* a native run in hop mode: its hit, or anything else */
-		if (hop_sigtrap(t)) {
-			resume_task(t, 0);
-			return;
-		}
-		b = int3_hit(t);
-		if (b) {
-			hop_settle(t, b->addr);
-			bp_hit(t, b);
-			return;
-		}
-		/* an int3 of ours taken out since: rip goes back onto it */
-		if (skip_sigtrap(t, false)) {
-			hop_settle(t, t->regs.rip);
-			resume_task(t, 0);
-			return;
-		}
-		hop_foreign_trap(t);
-		hop_settle(t, t->regs.rip);
-		deliver_sigtrap(t);
+		hop_trap(t);
 		return;
 	}
 	if (stepped(t)) {
-		if (skip_stepped_into_int3(t))
-			return;
-		/*
-		 * The program's TF was set over the instruction that ran:
-		 * this step trap is its own (tracee_flags.c).
-		 */
-		if (t->in_window && !tflags_handler_entry(t) &&
-		    tflags_after_step(t)) {
-			window_stop(t);
-			deliver_sigtrap(t);
-			return;
-		}
-		if (own_sigtrap_while_stepping(t)) {
-			/* the instruction that raised it did run */
-			if (t->in_window)
-				window_stop(t);
-			deliver_sigtrap(t);
-			return;
-		}
-		if (t->in_window)
-			window_stop(t);
-		if (t->regs.rip == T.dldebug_addr)
-			link_map_changed();
-		resume_task(t, 0);
+		step_trap(t);
 		return;
 	}
 	tflags_from_regs(t);	/* ran free: GETREGS shows its own TF */
