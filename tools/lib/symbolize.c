@@ -1806,14 +1806,6 @@ static void resolve_kernel(struct dcg_symbolizer *s, dcg_u64 addr,
 		add_inlines(mod, rel, y);
 }
 
-static size_t hash_addr(dcg_u64 a)
-{
-	a ^= a >> 33;
-	a *= 0xff51afd7ed558ccdull;
-	a ^= a >> 33;
-	return (size_t)a;
-}
-
 static void cache_grow(struct dcg_symbolizer *s)
 {
 	struct cache_ent *old = s->cache;
@@ -1827,7 +1819,7 @@ static void cache_grow(struct dcg_symbolizer *s)
 
 		if (!old[i].used)
 			continue;
-		j = hash_addr(old[i].addr) & (s->cache_cap - 1);
+		j = (size_t)dcg_hash64(old[i].addr) & (s->cache_cap - 1);
 		while (s->cache[j].used)
 			j = (j + 1) & (s->cache_cap - 1);
 		s->cache[j] = old[i];
@@ -1845,7 +1837,7 @@ const struct dcg_symbol *dcg_sym_lookup(struct dcg_symbolizer *s,
 		build_dwfl(s);
 	if (2 * (s->cache_used + 1) > s->cache_cap)
 		cache_grow(s);
-	j = hash_addr(addr) & (s->cache_cap - 1);
+	j = (size_t)dcg_hash64(addr) & (s->cache_cap - 1);
 	while (s->cache[j].used) {
 		if (s->cache[j].addr == addr)
 			return &s->cache[j].sym;
@@ -2342,14 +2334,14 @@ static struct ftype_ent *ftc_slot(struct dcg_symbolizer *s, dcg_u64 addr)
 		for (i = 0; i < cap; i++) {
 			if (!old[i].used)
 				continue;
-			j = hash_addr(old[i].addr) & (s->ftc_cap - 1);
+			j = (size_t)dcg_hash64(old[i].addr) & (s->ftc_cap - 1);
 			while (s->ftc[j].used)
 				j = (j + 1) & (s->ftc_cap - 1);
 			s->ftc[j] = old[i];
 		}
 		free(old);
 	}
-	j = hash_addr(addr) & (s->ftc_cap - 1);
+	j = (size_t)dcg_hash64(addr) & (s->ftc_cap - 1);
 	while (s->ftc[j].used && s->ftc[j].addr != addr)
 		j = (j + 1) & (s->ftc_cap - 1);
 	return &s->ftc[j];

@@ -40,6 +40,17 @@ char *xstrdup(const char *s);
  */
 bool dcg_parse_u64(const char *s, int base, dcg_u64 *out);
 
+/* A 64-bit mix for hash tables (murmur3's finalizer). */
+static inline dcg_u64 dcg_hash64(dcg_u64 a)
+{
+	a ^= a >> 33;
+	a *= 0xff51afd7ed558ccdull;
+	a ^= a >> 33;
+	a *= 0xc4ceb9fe1a85ec53ull;
+	a ^= a >> 33;
+	return a;
+}
+
 /* @s as output formats quote it, written to @f. */
 void dcg_put_json(FILE *f, const char *s);	/* "..." with \" \\ \u00XX */
 void dcg_put_csv(FILE *f, const char *s);	/* RFC 4180, quoted if needed */
