@@ -61,6 +61,7 @@ void edge_recs_finish(struct edge_recs *er)
 void edge_recs_print(struct report *rp, const char *p)
 {
 	struct edge_recs *er = &rp->edges;
+	struct name_buf nb;
 	dcg_u32 i;
 
 	if (!er->n)
@@ -71,8 +72,8 @@ void edge_recs_print(struct report *rp, const char *p)
 	for (i = 0; i < er->n; i++) {
 		fprintf(rp->out, "%s%10llu  %s", p,
 			(unsigned long long)er->e[i].count,
-			er->e[i].caller ? func_name(rp, er->e[i].caller)
+			er->e[i].caller ? func_name(rp, er->e[i].caller, &nb)
 					: "(root)");
-		fprintf(rp->out, " -> %s\n", func_name(rp, er->e[i].callee));
+		fprintf(rp->out, " -> %s\n", func_name(rp, er->e[i].callee, &nb));
 	}
 }

@@ -372,58 +372,38 @@ const char *flag_names(unsigned int flags, const char *sep, char *buf,
 	return buf;
 }
 
-/* Name of the function an address lies in, with +0xoff if not at entry. */
-const char *func_name(struct report *rp, dcg_u64 addr)
-{
-	static char buf[4][1024];
-	static unsigned int k;
-	char *b = buf[k++ % 4];
+_Static_assert(sizeof(struct name_buf) >= DCG_NAME_LEN,
+	       "a name_buf holds a function's name");
 
-	if (!addr)
-		return "[unknown]";
-	if (addr == LAZY_BINDING_ADDR)
-		return "[lazy binding]";
-	if (!rp->sym) {
-		snprintf(b, sizeof(buf[0]), "0x%llx", (unsigned long long)addr);
-		return b;
-	}
-	return dcg_sym_format(dcg_sym_lookup(rp->sym, addr), b, sizeof(buf[0]));
+const char *func_name(struct report *rp, dcg_u64 addr, struct name_buf *b)
+{
+	return dcg_func_name(rp->sym, addr, b->s);
 }
 
-/* Name of the function containing an address, without offset. */
-const char *func_base_name(struct report *rp, dcg_u64 addr)
+const char *func_base_name(struct report *rp, dcg_u64 addr,
+			   struct name_buf *b)
 {
-	if (!addr)
-		return "[unknown]";
-	if (!rp->sym || addr == LAZY_BINDING_ADDR)
-		return func_name(rp, addr);
-	return dcg_sym_lookup(rp->sym, addr)->func;
+	return dcg_func_base_name(rp->sym, addr, b->s);
 }
 
-/*
- * A PLT stub (the symbolizer names it "func@plt" from the relocation it
- * jumps through).  Its own jump to the target comes next in the trace
- * as a tail call.
- */
 bool func_is_plt_stub(struct report *rp, dcg_u64 addr)
 {
-	if (!rp->sym || addr <= LAZY_BINDING_ADDR)
-		return false;
-	return dcg_sym_lookup(rp->sym, addr)->plt;
+	return dcg_func_is_plt_stub(rp->sym, addr);
 }
 
-const char *node_name(struct report *rp, const struct node *n)
+const char *node_name(struct report *rp, const struct node *n,
+		      struct name_buf *b)
 {
-	static char buf[1100];
+	struct name_buf fn;
 
 	if (n->span > 1) {
-		snprintf(buf, sizeof(buf), "[unknown] [%u frames]", n->span);
-		return buf;
+		snprintf(b->s, sizeof(b->s), "[unknown] [%u frames]", n->span);
+		return b->s;
 	}
 	if (!n->async)
-		return func_name(rp, n->func);
-	snprintf(buf, sizeof(buf), "%s [async]", func_name(rp, n->func));
-	return buf;
+		return func_name(rp, n->func, b);
+	snprintf(b->s, sizeof(b->s), "%s [async]", func_name(rp, n->func, &fn));
+	return b->s;
 }
 
 /*

@@ -196,7 +196,9 @@ static void leave(struct report *rp, struct thread *t, struct frame *fr,
 {
 	struct chrome *c = rp->view_data;
 	dcg_u64 dur = end_ts >= fr->ev.ts ? end_ts - fr->ev.ts : 0;
-	const char *name = fr->placeholder ? "[unknown]" : func_name(rp, fr->ev.to);
+	struct name_buf nb;
+	const char *name = fr->placeholder ? "[unknown]" :
+			   func_name(rp, fr->ev.to, &nb);
 	long pos;
 	FILE *f;
 
@@ -225,7 +227,8 @@ static void orphan(struct report *rp, struct thread *t,
 		   const struct dcg_rec_event *ev)
 {
 	struct chrome *c = rp->view_data;
-	const char *name = func_base_name(rp, ev->from);
+	struct name_buf nb;
+	const char *name = func_base_name(rp, ev->from, &nb);
 	long pos;
 
 	event_start(rp, c, 250 + 6 * strlen(name));

@@ -156,11 +156,12 @@ static int start(struct report *rp)
 static void enter(struct report *rp, struct thread *t, struct frame *f)
 {
 	struct line l = { t->tid, f->seq, &f->ev, NULL, NULL, f, NULL };
+	struct name_buf caller, callee;
 
 	if (f->placeholder)
 		return;
-	l.caller = func_base_name(rp, f->ev.from);
-	l.callee = func_name(rp, f->ev.to);
+	l.caller = func_base_name(rp, f->ev.from, &caller);
+	l.callee = func_name(rp, f->ev.to, &callee);
 	emit(rp, &l);
 }
 
@@ -169,13 +170,14 @@ static void leave(struct report *rp, struct thread *t, struct frame *f,
 		  dcg_u64 insns)
 {
 	struct line l = { t->tid, t->seq, ret, NULL, NULL, NULL, f };
+	struct name_buf caller, callee;
 
 	/* one line per RET: the tail-callee's, not its jumper's too */
 	if (!ret || ret->kind != DCG_EV_RET || f->tail_ended)
 		return;
-	l.caller = func_base_name(rp, ret->to);
-	l.callee = f->placeholder ? func_base_name(rp, ret->from)
-				  : func_name(rp, f->ev.to);
+	l.caller = func_base_name(rp, ret->to, &caller);
+	l.callee = f->placeholder ? func_base_name(rp, ret->from, &callee)
+				  : func_name(rp, f->ev.to, &callee);
 	emit(rp, &l);
 }
 
@@ -183,9 +185,10 @@ static void orphan(struct report *rp, struct thread *t,
 		   const struct dcg_rec_event *ev)
 {
 	struct line l = { t->tid, t->seq, ev, NULL, NULL, NULL, NULL };
+	struct name_buf caller, callee;
 
-	l.caller = func_base_name(rp, ev->to);
-	l.callee = func_base_name(rp, ev->from);
+	l.caller = func_base_name(rp, ev->to, &caller);
+	l.callee = func_base_name(rp, ev->from, &callee);
 	emit(rp, &l);
 }
 

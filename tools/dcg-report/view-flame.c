@@ -101,7 +101,8 @@ static void put_frame(struct report *rp, struct node *n, dcg_u32 id,
 	double scale = (double)(FLAME_W - 2 * PAD_SIDE) / fl->total;
 	double x = PAD_SIDE + fl->start[id] * scale, w = fl->tot[id] * scale;
 	double y = PAD_TOP + (double)(fl->max_depth - fl->row[id]) * FRAME_H;
-	const char *name = node_name(rp, n);
+	struct name_buf nb;
+	const char *name = node_name(rp, n, &nb);
 	char colour[32];
 	size_t fit;
 

@@ -123,8 +123,10 @@ static bool glob_any(const char *const *globs, unsigned int n,
 static bool glob_func(struct report *rp, const char *const *globs,
 		      unsigned int n, dcg_u64 addr)
 {
-	return glob_any(globs, n, func_base_name(rp, addr)) ||
-	       glob_any(globs, n, func_name(rp, addr));
+	struct name_buf nb;
+
+	return glob_any(globs, n, func_base_name(rp, addr, &nb)) ||
+	       glob_any(globs, n, func_name(rp, addr, &nb));
 }
 
 /* Calls are shown when they end (--min-duration, --retval PRED). */
