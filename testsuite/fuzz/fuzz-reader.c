@@ -170,6 +170,7 @@ static dcg_u64 read_all(struct dcg_reader *r, const unsigned char *data,
 struct dcg_symbolizer *dcg_sym_new(const struct dcg_symopts *o, char *e,
 				   size_t n) { return NULL; }
 void dcg_sym_free(struct dcg_symbolizer *s) {}
+bool dcg_sym_out_of_memory(void) { return false; }
 void dcg_sym_add_record(struct dcg_symbolizer *s, const struct dcg_rec *r) {}
 const struct dcg_symbol *dcg_sym_lookup(struct dcg_symbolizer *s,
 					dcg_u64 a) { abort(); }

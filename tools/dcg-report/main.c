@@ -667,7 +667,7 @@ int report_load(struct report *rp, const char *path)
 		rp->sym = dcg_sym_new(&rp->o->sym, err, sizeof(err));
 		if (!rp->sym) {
 			dcg_warn("%s", err);
-			return 2;
+			return dcg_sym_out_of_memory() ? 1 : 2;
 		}
 	}
 	if (dcg_reader_open(&rp->rd, path) < 0) {
@@ -778,6 +778,10 @@ int main(int argc, char **argv)
 	}
 	if ((!rc || rc == 3) && !rp.rd.have_stats)
 		rc = report_incomplete(&rp);
+	if (dcg_sym_out_of_memory()) {
+		dcg_warn("out of memory: names that could not be kept read [out of memory]");
+		rc = 1;
+	}
 	if (rp.out != stdout)
 		fclose(rp.out);
 	report_free(&rp);

@@ -135,6 +135,46 @@ struct dcg_symbolizer {
 	int sysroot_fd;		/* --sysroot, or -1 */
 };
 
+/*
+ * Out of memory, the symbolizer (a library) does not exit: what it
+ * could not keep is left out (a map, a kernel symbol, a type, a hint
+ * remembered), a name it could not copy reads nomem_name, and
+ * dcg_sym_out_of_memory() tells the program, which decides.
+ */
+static const char nomem_name[] = "[out of memory]";
+static const struct dcg_symbol nomem_sym = { .func = nomem_name };
+static bool nomem;
+
+static void *sym_realloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		nomem = true;
+	return q;
+}
+
+static char *sym_strdup(const char *str)
+{
+	char *p = strdup(str);
+
+	if (!p)
+		nomem = true;
+	return p;
+}
+
+/* A name of the cache: its own copy, or nomem_name. */
+static void name_free(const char *name)
+{
+	if (name != nomem_name)
+		free((char *)name);
+}
+
+bool dcg_sym_out_of_memory(void)
+{
+	return nomem;
+}
+
 /* Does the ELF file's build-id equal the one the trace recorded? */
 static bool build_id_matches(Elf *elf, const struct umap *u)
 {
@@ -266,7 +306,7 @@ static void cache_clear(struct dcg_symbolizer *s)
 
 		if (!s->cache[i].used)
 			continue;
-		free((char *)y->func);
+		name_free(y->func);
 		free((char *)y->srcline);
 		free((char *)y->inlined);
 	}
@@ -287,16 +327,24 @@ static void add_ksym(struct dcg_symbolizer *s, dcg_u64 addr, dcg_u64 size,
 		     const char *name, bool text)
 {
 	struct ksym *k;
-	char *p;
+	char *p, *copy;
 
 	if (s->nksyms == s->ksyms_cap) {
-		s->ksyms_cap = s->ksyms_cap ? 2 * s->ksyms_cap : 1024;
-		s->ksyms = xrealloc(s->ksyms, s->ksyms_cap * sizeof(*k));
+		size_t cap = s->ksyms_cap ? 2 * s->ksyms_cap : 1024;
+
+		k = sym_realloc(s->ksyms, cap * sizeof(*k));
+		if (!k)
+			return;
+		s->ksyms = k;
+		s->ksyms_cap = cap;
 	}
+	copy = sym_strdup(name);
+	if (!copy)
+		return;
 	k = &s->ksyms[s->nksyms++];
 	k->addr = addr;
 	k->size = size;
-	k->name = xstrdup(name);
+	k->name = copy;
 	k->text = text;
 	/* "name\t[module]" reads better as "name [module]" */
 	for (p = k->name; *p; p++)
@@ -379,9 +427,13 @@ static int load_vmlinux(struct dcg_symbolizer *s, const char *path,
 struct dcg_symbolizer *dcg_sym_new(const struct dcg_symopts *opts,
 				   char *err, size_t errlen)
 {
-	struct dcg_symbolizer *s = xrealloc(NULL, sizeof(*s));
+	struct dcg_symbolizer *s = sym_realloc(NULL, sizeof(*s));
 	size_t n;
 
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
 	memset(s, 0, sizeof(*s));
 	s->opts = *opts;
 	s->sysroot_fd = -1;
@@ -401,7 +453,13 @@ struct dcg_symbolizer *dcg_sym_new(const struct dcg_symopts *opts,
 	 */
 	n = 64 + (opts->sysroot ? strlen(opts->sysroot) : 0) +
 	    (opts->debuginfo_path ? strlen(opts->debuginfo_path) : 0);
-	s->debuginfo_path = xrealloc(NULL, n);
+	s->debuginfo_path = sym_realloc(NULL, n);
+	s->cache = sym_realloc(NULL, 4096 * sizeof(*s->cache));
+	if (!s->debuginfo_path || !s->cache) {
+		snprintf(err, errlen, "out of memory");
+		dcg_sym_free(s);
+		return NULL;
+	}
 	snprintf(s->debuginfo_path, n, "-:.debug%s%s%s%s%s:/usr/lib/debug",
 		 opts->debuginfo_path ? ":" : "",
 		 opts->debuginfo_path ? opts->debuginfo_path : "",
@@ -413,7 +471,6 @@ struct dcg_symbolizer *dcg_sym_new(const struct dcg_symopts *opts,
 	s->cb.section_address = dwfl_offline_section_address;
 	s->cb.debuginfo_path = &s->debuginfo_path;
 	s->cache_cap = 4096;
-	s->cache = xrealloc(NULL, s->cache_cap * sizeof(*s->cache));
 	memset(s->cache, 0, s->cache_cap * sizeof(*s->cache));
 
 	if ((opts->kallsyms && load_kallsyms(s, opts->kallsyms, err, errlen)) ||
@@ -493,12 +550,20 @@ static void add_map(struct dcg_symbolizer *s, const struct dcg_rec_map *m)
 		}
 	}
 	if (s->nmaps == s->maps_cap) {
-		s->maps_cap = s->maps_cap ? 2 * s->maps_cap : 16;
-		s->maps = xrealloc(s->maps, s->maps_cap * sizeof(*u));
+		size_t cap = s->maps_cap ? 2 * s->maps_cap : 16;
+
+		u = sym_realloc(s->maps, cap * sizeof(*u));
+		if (!u)
+			return;
+		s->maps = u;
+		s->maps_cap = cap;
 	}
-	u = &s->maps[s->nmaps++];
+	u = &s->maps[s->nmaps];
 	memset(u, 0, sizeof(*u));
-	u->path = xstrdup(path);
+	u->path = sym_strdup(path);
+	if (!u->path)
+		return;
+	s->nmaps++;
 	u->owner = s;
 	u->low = base;
 	u->high = m->end;
@@ -570,7 +635,7 @@ static char *dup_printf(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	return xstrdup(buf);
+	return sym_strdup(buf);
 }
 
 static void add_srcline(Dwfl_Module *mod, Dwarf_Addr addr,
@@ -641,7 +706,7 @@ static void add_inlines(Dwfl_Module *mod, Dwarf_Addr addr,
 		free(scopes);
 	}
 	if (strstr(buf, " <- "))
-		y->inlined = xstrdup(buf);
+		y->inlined = sym_strdup(buf);
 }
 
 static Elf_Scn *section_named(Elf *elf, size_t shstrndx, const char *want,
@@ -790,6 +855,8 @@ static char *symbol_name(const struct dcg_symbolizer *s, const char *name)
 	char *plain;
 	int status = -1;
 
+	if (!bare)
+		return NULL;
 	if (s->opts.mangled || strncmp(bare, "_Z", 2))
 		return bare;
 	plain = __cxa_demangle(bare, NULL, NULL, &status);
@@ -911,13 +978,19 @@ static bool hinted_before(const char *path)
 {
 	static char **paths;
 	static size_t n;
+	char **more, *copy;
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		if (!strcmp(paths[i], path))
 			return true;
-	paths = xrealloc(paths, (n + 1) * sizeof(*paths));
-	paths[n++] = xstrdup(path);
+	more = sym_realloc(paths, (n + 1) * sizeof(*paths));
+	if (!more)
+		return false;
+	paths = more;
+	copy = sym_strdup(path);
+	if (copy)
+		paths[n++] = copy;
 	return false;
 }
 
@@ -993,7 +1066,7 @@ static char *plt_symbol_name(const struct dcg_symbolizer *s, char *stub)
 		return stub;
 	stub[len] = '\0';
 	name = symbol_name(s, stub);
-	plain = dup_printf("%s@plt", name);
+	plain = name ? dup_printf("%s@plt", name) : NULL;
 	free(name);
 	free(stub);
 	return plain;
@@ -1127,9 +1200,13 @@ static int cmp_u64(const void *a, const void *b)
  */
 static struct kname *trace_knames(const struct dcg_symbolizer *s, size_t *n)
 {
-	struct kname *v = xrealloc(NULL, (s->nksyms + 1) * sizeof(*v));
+	struct kname *v = sym_realloc(NULL, (s->nksyms + 1) * sizeof(*v));
 	size_t i, j, e, m = 0;
 	bool one;
+
+	*n = 0;
+	if (!v)
+		return NULL;
 
 	for (i = 0; i < s->nksyms; i++) {
 		const struct ksym *k = &s->ksyms[i];
@@ -1221,13 +1298,22 @@ static int kernel_check(const struct dcg_symbolizer *s, Dwfl_Module *mod,
 	if (kernel_other_build(s, mod, why, len))
 		return -1;
 	v = trace_knames(s, &n);
+	if (!v) {
+		snprintf(why, len, "out of memory");
+		return -1;
+	}
 	if (!n) {
 		free(v);
 		snprintf(why, len, "the trace has no kernel symbols to check it against");
 		return 1;
 	}
 	knames_match(mod, v, n);
-	delta = xrealloc(NULL, n * sizeof(*delta));
+	delta = sym_realloc(NULL, n * sizeof(*delta));
+	if (!delta) {
+		free(v);
+		snprintf(why, len, "out of memory");
+		return -1;
+	}
 	for (i = 0; i < n; i++)
 		if (v[i].hits == 1)
 			delta[m++] = v[i].addr - v[i].link;
@@ -1361,7 +1447,7 @@ static bool kernel_try(struct dcg_symbolizer *s, const char *dir,
 			s->kd.found_mod = mod;
 			s->kd.mod = mod;
 			free(s->kd.path);
-			s->kd.path = xstrdup(g.gl_pathv[i]);
+			s->kd.path = sym_strdup(g.gl_pathv[i]);
 			globfree(&g);
 			return true;
 		}
@@ -1426,7 +1512,9 @@ static void kernel_search(struct dcg_symbolizer *s)
 	s->kd.path = NULL;
 	n = 64 + (s->opts.debuginfo_path ? strlen(s->opts.debuginfo_path) : 0) +
 	    (s->opts.sysroot ? strlen(s->opts.sysroot) : 0);
-	dirs = xrealloc(NULL, n);
+	dirs = sym_realloc(NULL, n);
+	if (!dirs)
+		return;
 	snprintf(dirs, n, "%s%s%s%s/usr/lib/debug",
 		 s->opts.debuginfo_path ? s->opts.debuginfo_path : "",
 		 s->opts.debuginfo_path ? ":" : "",
@@ -1487,7 +1575,7 @@ static void kernel_given(struct dcg_symbolizer *s)
 	}
 	s->kd.mod = s->kvmod;
 	if (!s->kd.path)
-		s->kd.path = xstrdup(s->opts.vmlinux);
+		s->kd.path = sym_strdup(s->opts.vmlinux);
 	if ((s->opts.srcline || s->opts.inlines) && !has_dwarf(s->kvmod))
 		kd_note(s, "\1kdwarf",
 			"--vmlinux %s: no DWARF in it (the -dbg package's /usr/lib/debug/boot/vmlinux-VERSION has it); kernel code has no file:line",
@@ -1601,7 +1689,7 @@ static char *ko_find(const char *dir, const char *module, int depth)
 		    (int)sizeof(path))
 			continue;
 		if (e->d_type != DT_DIR && ko_named(e->d_name, module))
-			found = xstrdup(path);
+			found = sym_strdup(path);
 		else if ((e->d_type == DT_DIR || e->d_type == DT_UNKNOWN) &&
 			 depth > 0)
 			found = ko_find(path, module, depth - 1);
@@ -1696,10 +1784,16 @@ static Dwfl_Module *kmod_get(struct dcg_symbolizer *s, const char *module,
 			return s->kd.mods[i].mod;
 		}
 	*said = false;
-	s->kd.mods = xrealloc(s->kd.mods, (s->kd.nmods + 1) * sizeof(*m));
-	m = &s->kd.mods[s->kd.nmods++];
+	m = sym_realloc(s->kd.mods, (s->kd.nmods + 1) * sizeof(*m));
+	if (!m)
+		return NULL;
+	s->kd.mods = m;
+	m = &s->kd.mods[s->kd.nmods];
 	memset(m, 0, sizeof(*m));
-	m->name = xstrdup(module);
+	m->name = sym_strdup(module);
+	if (!m->name)
+		return NULL;
+	s->kd.nmods++;
 	if (!s->kd.path || !kmods_dir(s->kd.path, dir, sizeof(dir)))
 		return NULL;
 	ko = ko_find(dir, module, 8);
@@ -1789,12 +1883,12 @@ static void resolve_kernel(struct dcg_symbolizer *s, dcg_u64 addr,
 		mod = kernel_module(s, addr, &rel);
 	}
 	if (k) {
-		y->func = xstrdup(k->name);
+		y->func = sym_strdup(k->name);
 		y->offset = addr - k->addr;
 		y->known = true;
 	} else if (mod && (name = dwfl_module_addrinfo(mod, rel, &off, &sym,
 							NULL, NULL, NULL))) {
-		y->func = xstrdup(name);
+		y->func = sym_strdup(name);
 		y->offset = off;
 		y->known = true;
 	} else {
@@ -1806,13 +1900,17 @@ static void resolve_kernel(struct dcg_symbolizer *s, dcg_u64 addr,
 		add_inlines(mod, rel, y);
 }
 
-static void cache_grow(struct dcg_symbolizer *s)
+/* Twice the room, or false (the cache as it was) when there is none. */
+static bool cache_grow(struct dcg_symbolizer *s)
 {
 	struct cache_ent *old = s->cache;
 	size_t i, cap = s->cache_cap;
+	struct cache_ent *grown = sym_realloc(NULL, 2 * cap * sizeof(*grown));
 
+	if (!grown)
+		return false;
+	s->cache = grown;
 	s->cache_cap *= 2;
-	s->cache = xrealloc(NULL, s->cache_cap * sizeof(*s->cache));
 	memset(s->cache, 0, s->cache_cap * sizeof(*s->cache));
 	for (i = 0; i < cap; i++) {
 		size_t j;
@@ -1825,6 +1923,7 @@ static void cache_grow(struct dcg_symbolizer *s)
 		s->cache[j] = old[i];
 	}
 	free(old);
+	return true;
 }
 
 const struct dcg_symbol *dcg_sym_lookup(struct dcg_symbolizer *s,
@@ -1835,8 +1934,8 @@ const struct dcg_symbol *dcg_sym_lookup(struct dcg_symbolizer *s,
 
 	if (s->dwfl_stale && !dcg_addr_is_kernel(addr))
 		build_dwfl(s);
-	if (2 * (s->cache_used + 1) > s->cache_cap)
-		cache_grow(s);
+	if (2 * (s->cache_used + 1) > s->cache_cap && !cache_grow(s))
+		return &nomem_sym;	/* not cached: no earlier one is freed */
 	j = (size_t)dcg_hash64(addr) & (s->cache_cap - 1);
 	while (s->cache[j].used) {
 		if (s->cache[j].addr == addr)
@@ -1851,6 +1950,8 @@ const struct dcg_symbol *dcg_sym_lookup(struct dcg_symbolizer *s,
 		resolve_kernel(s, addr, &e->sym);
 	else
 		resolve_user(s, addr, &e->sym);
+	if (!e->sym.func)
+		e->sym.func = nomem_name;
 	return &e->sym;
 }
 
@@ -2130,7 +2231,7 @@ static void classify_agg(Dwarf_Die *type, struct dcg_vtype *vt)
 
 static void enum_values(Dwarf_Die *type, struct dcg_vtype *vt)
 {
-	struct dcg_enumerator *e = NULL;
+	struct dcg_enumerator *e = NULL, *more;
 	Dwarf_Attribute at;
 	Dwarf_Die child;
 	unsigned int n = 0;
@@ -2145,9 +2246,14 @@ static void enum_values(Dwarf_Die *type, struct dcg_vtype *vt)
 		    !dwarf_attr(&child, DW_AT_const_value, &at) ||
 		    dwarf_formsdata(&at, &v))
 			continue;
-		e = xrealloc(e, (n + 1) * sizeof(*e));
-		e[n].value = v;
-		e[n++].name = xstrdup(name);
+		more = sym_realloc(e, (n + 1) * sizeof(*e));
+		if (!more)
+			break;
+		e = more;
+		e[n].name = sym_strdup(name);
+		if (!e[n].name)
+			break;
+		e[n++].value = v;
 		if (v < 0)
 			vt->is_signed = true;
 	} while (dwarf_siblingof(&child, &child) == 0);
@@ -2243,14 +2349,18 @@ static bool func_die(Dwfl_Module *mod, dcg_u64 addr, Dwarf_Die *out)
 	return ok;
 }
 
+static void free_functype(struct dcg_functype *ft);
+
 static struct dcg_functype *build_functype(Dwarf_Die *fn)
 {
-	struct dcg_functype *ft = xrealloc(NULL, sizeof(*ft));
+	struct dcg_functype *ft = sym_realloc(NULL, sizeof(*ft));
 	struct dcg_param *p = NULL;
 	Dwarf_Die child, type;
 	Dwarf_Attribute at;
 	unsigned int next = 0;
 
+	if (!ft)
+		return NULL;
 	memset(ft, 0, sizeof(*ft));
 	classify_type(&type, type_of(fn, &type), &ft->ret);
 	/* a struct returned in memory: its address goes in rdi first */
@@ -2265,11 +2375,17 @@ static struct dcg_functype *build_functype(Dwarf_Die *fn)
 				ft->variadic = true;
 			if (dwarf_tag(&child) != DW_TAG_formal_parameter)
 				continue;
-			p = xrealloc(p, (ft->nparams + 1) * sizeof(*p));
+			q = sym_realloc(p, (ft->nparams + 1) * sizeof(*p));
+			if (!q)
+				goto nomem;
+			ft->params = p = q;
 			q = &p[ft->nparams++];
+			memset(q, 0, sizeof(*q));
 			name = dwarf_attr_integrate(&child, DW_AT_name, &at) ?
 			       dwarf_formstring(&at) : NULL;
-			q->name = xstrdup(name ? name : "");
+			q->name = sym_strdup(name ? name : "");
+			if (!q->name)
+				goto nomem;
 			classify_type(&type, type_of(&child, &type), &q->type);
 			q->reg = -1;
 			/* all its eightbytes in registers, or all in memory */
@@ -2279,8 +2395,10 @@ static struct dcg_functype *build_functype(Dwarf_Die *fn)
 			}
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
-	ft->params = p;
 	return ft;
+nomem:
+	free_functype(ft);
+	return NULL;
 }
 
 static void free_vtype(const struct dcg_vtype *vt)
@@ -2327,9 +2445,14 @@ static struct ftype_ent *ftc_slot(struct dcg_symbolizer *s, dcg_u64 addr)
 	if (2 * (s->ftc_used + 1) > s->ftc_cap) {
 		struct ftype_ent *old = s->ftc;
 		size_t i, cap = s->ftc_cap;
+		size_t grown = cap ? 2 * cap : 256;
 
-		s->ftc_cap = cap ? 2 * cap : 256;
-		s->ftc = xrealloc(NULL, s->ftc_cap * sizeof(*s->ftc));
+		s->ftc = sym_realloc(NULL, grown * sizeof(*s->ftc));
+		if (!s->ftc) {
+			s->ftc = old;
+			return NULL;	/* no room: not cached */
+		}
+		s->ftc_cap = grown;
 		memset(s->ftc, 0, s->ftc_cap * sizeof(*s->ftc));
 		for (i = 0; i < cap; i++) {
 			if (!old[i].used)
@@ -2357,6 +2480,8 @@ const struct dcg_functype *dcg_sym_functype(struct dcg_symbolizer *s,
 	if (s->dwfl_stale && !dcg_addr_is_kernel(addr))
 		build_dwfl(s);
 	e = ftc_slot(s, addr);
+	if (!e)
+		return NULL;
 	if (e->used)
 		return e->ft;
 	e->used = true;
