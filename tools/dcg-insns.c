@@ -28,6 +28,7 @@
 
 #include "config.h"
 #include "cli.h"
+#include "elf_util.h"
 #include "dcg_insn.h"
 
 static const char *prog = "dcg-insns";
@@ -135,17 +136,6 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static Elf_Scn *find_symtab(Elf *elf, Elf64_Word type)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	while ((scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
-			return scn;
-	return NULL;
-}
-
 /*
  * objdump -d disassembles symbol by symbol: it restarts at every symbol
  * of the section (from .symtab, else .dynsym), and cuts an instruction
@@ -156,14 +146,14 @@ static Elf_Scn *find_symtab(Elf *elf, Elf64_Word type)
 static int collect_syncs(Elf *elf, size_t shndx, const GElf_Shdr *sh,
 			 int relocatable, struct syncs *sy)
 {
-	Elf_Scn *symscn = find_symtab(elf, SHT_SYMTAB);
+	Elf_Scn *symscn = dcg_elf_section_of_type(elf, SHT_SYMTAB);
 	GElf_Shdr symsh;
 	Elf_Data *data;
 	size_t i, n;
 
 	sy->n = 0;
 	if (!symscn)
-		symscn = find_symtab(elf, SHT_DYNSYM);
+		symscn = dcg_elf_section_of_type(elf, SHT_DYNSYM);
 	if (!symscn || !gelf_getshdr(symscn, &symsh) || !symsh.sh_entsize)
 		return 0;
 	data = elf_getdata(symscn, NULL);
@@ -292,11 +282,9 @@ static int __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ..
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vusage_error(prog, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see %s --help)\n", prog);
 	return -1;
 }
 

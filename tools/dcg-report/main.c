@@ -42,11 +42,9 @@ static void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", dcg_progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vusage_error(dcg_progname, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see %s --help)\n", dcg_progname);
 	exit(2);
 }
 

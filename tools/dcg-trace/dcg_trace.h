@@ -312,6 +312,9 @@ bool skip_stepped_into_int3(struct task *t);
 void skip_bp_hit(struct task *t, uint64_t addr);
 void skip_end(struct task *t);
 void skip_report(void);
+/* debug register @i of @t: its offset in struct user, a write of it */
+long dr_offset(int i);
+int dr_write(struct task *t, int i, uint64_t val);
 
 /* tracee_flags.c */
 void tflags_from_regs(struct task *t);

@@ -204,12 +204,12 @@ bool skip_native(const struct task *t)
 
 /* ---- debug registers ---- */
 
-static long dr_offset(int i)
+long dr_offset(int i)
 {
 	return offsetof(struct user, u_debugreg) + i * sizeof(long);
 }
 
-static int dr_write(struct task *t, int i, uint64_t val)
+int dr_write(struct task *t, int i, uint64_t val)
 {
 	if (ptrace(PTRACE_POKEUSER, t->tid, (void *)dr_offset(i),
 		   (void *)(uintptr_t)val) < 0)

@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <elfutils/libdwfl.h>
 #include "dcg_trace.h"
+#include "elf_util.h"
 
 static Dwfl *dwfl;
 static pid_t sym_pid;
@@ -111,23 +112,35 @@ static const char *func_sym(Dwfl_Module *mod, int i, GElf_Addr *addr)
 	return s;
 }
 
-static int resolve_module(Dwfl_Module *mod, void **ud, const char *mname,
-			  Dwarf_Addr base, void *arg)
+/* @fn on each function defined in @mod's symbol table. */
+static void each_func(Dwfl_Module *mod,
+		      void (*fn)(void *arg, const char *name, GElf_Addr addr),
+		      void *arg)
 {
-	struct resolve_ctx *c = arg;
 	int i, n = dwfl_module_getsymtab(mod);
 
 	for (i = 1; i < n; i++) {
 		GElf_Addr addr;
 		const char *s = func_sym(mod, i, &addr);
 
-		if (!s)
-			continue;
-		if (c->glob ? fnmatch(c->name, s, 0) != 0 :
-			      strcmp(s, c->name) != 0)
-			continue;
-		add_unique(c, addr);
+		if (s)
+			fn(arg, s, addr);
 	}
+}
+
+static void resolve_one(void *arg, const char *name, GElf_Addr addr)
+{
+	struct resolve_ctx *c = arg;
+
+	if (c->glob ? fnmatch(c->name, name, 0) == 0 :
+		      strcmp(name, c->name) == 0)
+		add_unique(c, addr);
+}
+
+static int resolve_module(Dwfl_Module *mod, void **ud, const char *mname,
+			  Dwarf_Addr base, void *arg)
+{
+	each_func(mod, resolve_one, arg);
 	return DWARF_CB_OK;
 }
 
@@ -230,8 +243,6 @@ static bool module_has_symtab(Dwfl_Module *mod)
 {
 	const char *mainfile = NULL, *debugfile = NULL;
 	GElf_Addr bias;
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
 	Elf *elf;
 
 	dwfl_module_getsymtab(mod);	/* finds the debug file, if any */
@@ -240,29 +251,22 @@ static bool module_has_symtab(Dwfl_Module *mod)
 	if (debugfile)
 		return true;
 	elf = dwfl_module_getelf(mod, &bias);
-	while (elf && (scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
-			return true;
-	return false;
+	return elf && dcg_elf_section_of_type(elf, SHT_SYMTAB);
+}
+
+static void hint_one(void *arg, const char *name, GElf_Addr addr)
+{
+	struct hint_ctx *c = arg;
+	unsigned int d = edit_distance(c->name, c->len, name, c->limit);
+
+	if (d <= c->limit)
+		hint_add(c, name, d);
 }
 
 static int hint_module(Dwfl_Module *mod, void **ud, const char *mname,
 		       Dwarf_Addr base, void *arg)
 {
-	struct hint_ctx *c = arg;
-	int i, n = dwfl_module_getsymtab(mod);
-
-	for (i = 1; i < n; i++) {
-		GElf_Addr addr;
-		const char *s = func_sym(mod, i, &addr);
-		unsigned int d;
-
-		if (!s)
-			continue;
-		d = edit_distance(c->name, c->len, s, c->limit);
-		if (d <= c->limit)
-			hint_add(c, s, d);
-	}
+	each_func(mod, hint_one, arg);
 	return DWARF_CB_OK;
 }
 

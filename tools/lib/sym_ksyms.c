@@ -21,15 +21,8 @@ void sym_add_ksym(struct dcg_symbolizer *s, dcg_u64 addr, dcg_u64 size,
 	struct ksym *k;
 	char *p, *copy;
 
-	if (s->nksyms == s->ksyms_cap) {
-		size_t cap = s->ksyms_cap ? 2 * s->ksyms_cap : 1024;
-
-		k = sym_realloc(s->ksyms, cap * sizeof(*k));
-		if (!k)
-			return;
-		s->ksyms = k;
-		s->ksyms_cap = cap;
-	}
+	if (!sym_grow(&s->ksyms, &s->ksyms_cap, s->nksyms, sizeof(*k), 1024))
+		return;
 	copy = sym_strdup(name);
 	if (!copy)
 		return;

@@ -278,13 +278,7 @@ bool sym_covers(const GElf_Sym *sym, GElf_Off off)
 /* Does the ELF file have a .symtab (not only .dynsym)? */
 bool sym_has_symtab(Elf *elf)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	while ((scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
-			return true;
-	return false;
+	return dcg_elf_section_of_type(elf, SHT_SYMTAB) != NULL;
 }
 
 /* "_Znwm@plt" -> "operator new(unsigned long)@plt"; frees @stub. */

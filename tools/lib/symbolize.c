@@ -55,6 +55,28 @@ char *sym_strdup(const char *str)
 	return p;
 }
 
+/*
+ * Room for one more after the @n elements of @size at *@arrp: its
+ * capacity *@cap doubled (from @first) when full; false, the array as
+ * it was, when there is no memory.
+ */
+bool sym_grow(void *arrp, size_t *cap, size_t n, size_t size, size_t first)
+{
+	void **arr = arrp;
+	size_t grown;
+	void *p;
+
+	if (n < *cap)
+		return true;
+	grown = *cap ? 2 * *cap : first;
+	p = sym_realloc(*arr, grown * size);
+	if (!p)
+		return false;
+	*arr = p;
+	*cap = grown;
+	return true;
+}
+
 /* A name of the cache: its own copy, or nomem_name. */
 static void name_free(const char *name)
 {
@@ -208,15 +230,8 @@ static void add_map(struct dcg_symbolizer *s, const struct dcg_rec_map *m)
 			return;
 		}
 	}
-	if (s->nmaps == s->maps_cap) {
-		size_t cap = s->maps_cap ? 2 * s->maps_cap : 16;
-
-		u = sym_realloc(s->maps, cap * sizeof(*u));
-		if (!u)
-			return;
-		s->maps = u;
-		s->maps_cap = cap;
-	}
+	if (!sym_grow(&s->maps, &s->maps_cap, s->nmaps, sizeof(*u), 16))
+		return;
 	u = &s->maps[s->nmaps];
 	memset(u, 0, sizeof(*u));
 	u->path = sym_strdup(path);

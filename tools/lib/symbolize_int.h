@@ -26,6 +26,7 @@
 #include <elfutils/libdwelf.h>
 #include <gelf.h>
 #include "dcg_plt.h"
+#include "elf_util.h"
 #include "symbolize.h"
 #include "trace_read.h"
 #include "util.h"
@@ -124,6 +125,7 @@ struct dcg_symbolizer {
 /* symbolize.c */
 void *sym_realloc(void *p, size_t n);
 char *sym_strdup(const char *str);
+bool sym_grow(void *arrp, size_t *cap, size_t n, size_t size, size_t first);
 void sym_cache_clear(struct dcg_symbolizer *s);
 void sym_build_dwfl(struct dcg_symbolizer *s);
 
