@@ -31,6 +31,8 @@ static NOINLINE long level2(long x, int n)
 	return mix(x) + heavy(x, n);
 }
 
+/* global, not static: the benchmark names it (dcg-trace -f work) */
+long work(long x, int n);
 NOINLINE long work(long x, int n)
 {
 	return leaf(x) + level2(x, n) + mix(x);

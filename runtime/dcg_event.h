@@ -291,8 +291,36 @@ struct dcg_rec_irq {
 	dcg_u32 nmi;
 	dcg_u32 other;		/* other system vectors (irq work, ...) */
 	dcg_u32 softirq;
-	dcg_u32 pad2;
+	dcg_u32 faults;		/* page faults the thread took (exceptions) */
 };
+
+/*
+ * What a dcg_rec_irq counted, kind by kind, for every view and the live
+ * text: the name of kind @k (< DCG_IRQ_KINDS) and its count in *@n.
+ */
+#define DCG_IRQ_KINDS	7
+
+static inline const char *dcg_irq_kind(const struct dcg_rec_irq *q,
+				       unsigned int k, dcg_u32 *n)
+{
+	static const char *const names[DCG_IRQ_KINDS] = {
+		"timer", "ipi", "device", "nmi", "other", "softirq",
+		"page fault",
+	};
+	const dcg_u32 v[DCG_IRQ_KINDS] = {
+		q->timer, q->ipi, q->device, q->nmi, q->other, q->softirq,
+		q->faults,
+	};
+
+	*n = v[k];
+	return names[k];
+}
+
+/* Hard interrupts in it: the record marks an "irq", else an "exception". */
+static inline dcg_u32 dcg_irq_hard(const struct dcg_rec_irq *q)
+{
+	return q->timer + q->ipi + q->device + q->nmi + q->other;
+}
 
 /*
  * Instruction counts of one thread's window (issue #16), written only
@@ -525,7 +553,7 @@ static inline void dcg_rec_irq_fill(struct dcg_rec_irq *q, dcg_u32 tid,
 	q->nmi = 0;
 	q->other = 0;
 	q->softirq = 0;
-	q->pad2 = 0;
+	q->faults = 0;
 }
 
 /* r.size covers @nent entries, which the caller writes after it. */

@@ -688,102 +688,145 @@ static int vex_imm(unsigned int map, dcg_u8 op)
 	return 0;
 }
 
-static int decode_vex(struct dec *d, dcg_u8 kind, struct dcg_insn *out)
-{
-	dcg_u8 b1, b2 = 0, b3 = 0, op;
-	unsigned int map, vex_pp;
-	int err, imm = 0;
+/* A VEX (C4/C5), EVEX (62) or XOP (8F) prefix, and the opcode after it. */
+struct vex {
+	dcg_u8 kind;		/* C4, C5, 62 or 8F */
+	dcg_u8 b1, b2, b3;	/* its bytes after @kind, as many as it has */
+	dcg_u8 op;
+	unsigned int map;	/* the opcode map it names */
+	unsigned int pp;	/* its implied 66/F3/F2 */
+};
 
-	/*
-	 * VEX/EVEX/XOP after 66, F2, F3, F0 or REX raise #UD, but the
-	 * length is still well defined; objdump decodes them too ("data16
-	 * vpshufb"), so they are accepted here.
-	 */
-	err = next_byte(d, &b1);
+/*
+ * EVEX: P0 names map 1-3, or 5-6 (AVX512-FP16); P0 bit 3 is 0 and P1
+ * bit 2 is 1.
+ */
+static int read_evex_prefix(struct dec *d, struct vex *v)
+{
+	int err;
+
+	v->map = v->b1 & 7;
+	if ((v->b1 & 0x08) || v->map == 0 || v->map == 4 || v->map == 7)
+		return DCG_INSN_EINVAL;
+	err = next_byte(d, &v->b2);
+	if (!err)
+		err = next_byte(d, &v->b3);
 	if (err)
 		return err;
-	switch (kind) {
-	case 0xc5:
-		map = 1;
-		break;
-	case 0xc4:
-		map = b1 & 0x1f;
-		if (map < 1 || map > 3)
-			return DCG_INSN_EINVAL;
-		err = next_byte(d, &b2);
-		if (err)
-			return err;
-		break;
-	case 0x62:
-		map = b1 & 7;
-		/* maps 1-3, and 5-6 (AVX512-FP16); P0 bit 3 must be 0 */
-		if ((b1 & 0x08) || map == 0 || map == 4 || map == 7)
-			return DCG_INSN_EINVAL;
-		err = next_byte(d, &b2);
-		if (!err)
-			err = next_byte(d, &b3);
-		if (err)
-			return err;
-		if (!(b2 & 0x04)) {	/* P1 bit 2 is fixed to 1 */
-			d->opcode_end++;	/* objdump: 62 P0 (bad) */
-			return DCG_INSN_EINVAL;
-		}
-		break;
-	default:	/* 0x8f, XOP */
-		map = b1 & 0x1f;
-		if (map < 8 || map > 10)
-			return DCG_INSN_EINVAL;
-		err = next_byte(d, &b2);
-		if (err)
-			return err;
-		break;
+	if (!(v->b2 & 0x04)) {
+		d->opcode_end++;	/* objdump: 62 P0 (bad) */
+		return DCG_INSN_EINVAL;
 	}
-	err = next_byte(d, &op);
+	return 0;
+}
+
+/*
+ * The prefix's bytes after its first, and the map they name.  VEX/EVEX/XOP
+ * after 66, F2, F3, F0 or REX raise #UD, but the length is still well
+ * defined; objdump decodes them too ("data16 vpshufb"), so they are
+ * accepted here.
+ */
+static int read_vex_prefix(struct dec *d, struct vex *v)
+{
+	int err = next_byte(d, &v->b1);
+
+	if (err)
+		return err;
+	switch (v->kind) {
+	case 0xc5:
+		v->map = 1;
+		return 0;
+	case 0xc4:
+		v->map = v->b1 & 0x1f;
+		if (v->map < 1 || v->map > 3)
+			return DCG_INSN_EINVAL;
+		return next_byte(d, &v->b2);
+	case 0x62:
+		return read_evex_prefix(d, v);
+	}
+	v->map = v->b1 & 0x1f;		/* 0x8f, XOP: maps 8-10 */
+	if (v->map < 8 || v->map > 10)
+		return DCG_INSN_EINVAL;
+	return next_byte(d, &v->b2);
+}
+
+/* An XOP opcode that exists, and its immediate's size. */
+static int xop_opcode_check(const struct vex *v, unsigned int *imm)
+{
+	if (!in_set(xop_ops[v->map - 8], v->op) || v->pp != 0)
+		return DCG_INSN_EINVAL;
+	/* 256-bit (L=1) only for vpcmov and vfrczps/pd */
+	if ((v->b2 & 0x04) && !(v->map == 8 && v->op == 0xa2) &&
+	    !(v->map == 9 && (v->op == 0x80 || v->op == 0x81)))
+		return DCG_INSN_EINVAL;
+	*imm = v->map == 8 ? 1 : v->map == 10 ? 4 : 0;
+	return 0;
+}
+
+/*
+ * A VEX or EVEX opcode that exists with its implied prefix, and its
+ * immediate's size.
+ */
+static int vex_opcode_check(const struct vex *v, unsigned int *imm)
+{
+	if (v->kind != 0x62 && (!in_set(vex_ops[v->map], v->op) ||
+				!((vex_pp_mask(v->map, v->op) >> v->pp) & 1)))
+		return DCG_INSN_EINVAL;
+	if (v->kind == 0x62 && !evex_opcode_valid(v->map, v->op, v->pp))
+		return DCG_INSN_EINVAL;
+	*imm = vex_imm(v->map, v->op);
+	return 0;
+}
+
+/* The operand-form rules that need the ModRM (#UD otherwise). */
+static int vex_form_valid(const struct dec *d, const struct vex *v)
+{
+	if (v->kind == 0xc4 || v->kind == 0xc5)
+		return v->map != 1 ||
+		       vex0f_form_valid(v->op, v->kind == 0xc5 ? v->b1 : v->b2,
+					d->modrm);
+	if (v->kind != 0x62)
+		return 1;
+	/* unary EVEX forms: vvvv = 1111b and V' = 1 */
+	if (v->map == 1 && vex_vvvv_unused(1, v->op, v->pp) &&
+	    ((v->b2 & 0x78) != 0x78 || !(v->b3 & 0x08)))
+		return 0;
+	/* EVEX.L'L = 3 is reserved, except as rounding control (reg, b=1) */
+	return ((v->b3 >> 5) & 3) != 3 ||
+	       ((d->modrm >> 6) == 3 && (v->b3 & 0x10));
+}
+
+static int decode_vex(struct dec *d, dcg_u8 kind, struct dcg_insn *out)
+{
+	struct vex v = { .kind = kind };
+	unsigned int imm;
+	int err;
+
+	err = read_vex_prefix(d, &v);
+	if (!err)
+		err = next_byte(d, &v.op);
 	if (err)
 		return err;
 	d->opcode_end = d->pos;
 	if (d->lock)
 		return DCG_INSN_EINVAL;	/* objdump too: "lock (bad)" */
 	/* the implied prefix: last byte of VEX/XOP, P1 of EVEX */
-	vex_pp = (kind == 0xc5 ? b1 : b2) & 3;
-
-	if (kind == 0x8f) {
-		if (!in_set(xop_ops[map - 8], op) || vex_pp != 0)
-			return DCG_INSN_EINVAL;
-		/* 256-bit (L=1) only for vpcmov and vfrczps/pd */
-		if ((b2 & 0x04) && !(map == 8 && op == 0xa2) &&
-		    !(map == 9 && (op == 0x80 || op == 0x81)))
-			return DCG_INSN_EINVAL;
-		imm = map == 8 ? 1 : map == 10 ? 4 : 0;
-	} else {
-		if (kind != 0x62 && (!in_set(vex_ops[map], op) ||
-				     !((vex_pp_mask(map, op) >> vex_pp) & 1)))
-			return DCG_INSN_EINVAL;
-		if (kind == 0x62 && !evex_opcode_valid(map, op, vex_pp))
-			return DCG_INSN_EINVAL;
-		if (map == 1 && op == 0x77 && kind != 0x62)
-			goto done;	/* vzeroupper/vzeroall: no ModRM */
-		imm = vex_imm(map, op);
-	}
+	v.pp = (kind == 0xc5 ? v.b1 : v.b2) & 3;
+	err = kind == 0x8f ? xop_opcode_check(&v, &imm) :
+			     vex_opcode_check(&v, &imm);
+	if (err)
+		return err;
+	out->branch = DCG_BR_OTHER;
+	if (kind != 0x62 && v.map == 1 && v.op == 0x77)
+		return 0;	/* vzeroupper/vzeroall: no ModRM */
 	err = read_modrm(d);
 	if (!err)
 		err = skip_modrm_operand(d);
 	if (err)
 		return err;
-	if (kind != 0x62 && kind != 0x8f && map == 1 &&
-	    !vex0f_form_valid(op, kind == 0xc5 ? b1 : b2, d->modrm))
-		return DCG_INSN_EINVAL;
-	/* unary EVEX forms: vvvv = 1111b and V' = 1, else #UD */
-	if (kind == 0x62 && map == 1 && vex_vvvv_unused(1, op, vex_pp) &&
-	    ((b2 & 0x78) != 0x78 || !(b3 & 0x08)))
-		return DCG_INSN_EINVAL;
-	/* EVEX.L'L = 3 is reserved, except as rounding control (reg, b=1) */
-	if (kind == 0x62 && ((b3 >> 5) & 3) == 3 &&
-	    !((d->modrm >> 6) == 3 && (b3 & 0x10)))
+	if (!vex_form_valid(d, &v))
 		return DCG_INSN_EINVAL;
 	d->pos += imm;
-done:
-	out->branch = DCG_BR_OTHER;
 	return 0;
 }
 
@@ -1006,14 +1049,9 @@ static void set_prefix_flags(const struct dec *d, struct dcg_insn *out)
 		out->flags |= DCG_INSN_BND;
 }
 
-static int decode(struct dec *d, dcg_u64 ip, struct dcg_insn *out)
+/* A clean record: no length yet, no branch, no flags. */
+static void clear_insn(struct dcg_insn *out)
 {
-	const dcg_u8 *buf = d->buf;
-	unsigned int avail = d->avail;
-	unsigned int immsz = 0;
-	dcg_u8 op, attr;
-	int err;
-
 	out->len = 0;
 	out->branch = DCG_BR_OTHER;
 	out->flags = 0;
@@ -1021,65 +1059,95 @@ static int decode(struct dec *d, dcg_u64 ip, struct dcg_insn *out)
 	out->ret_imm = 0;
 	out->pad = 0;
 	out->target = 0;
+}
 
+/* The two-byte map (0F, 0F38, 0F3A) and the size of its immediate. */
+static int decode_two_byte(struct dec *d, struct dcg_insn *out,
+			   unsigned int *immsz)
+{
+	dcg_u8 attr;
+	int err = decode_0f(d, out, &attr);
+
+	if (err)
+		return err;
+	*immsz = imm_size(d, attr);
+	/* near jcc rel32 ignores 66 in 64-bit mode (Intel) */
+	if (out->branch == DCG_BR_JCC)
+		*immsz = 4;
+	return 0;
+}
+
+/* The one-byte map: ModRM and its checks, immediate, class, flags. */
+static int decode_one_byte(struct dec *d, dcg_u8 op, struct dcg_insn *out,
+			   unsigned int *immsz)
+{
+	dcg_u8 attr = map1[op];
+	int err;
+
+	if (attr & X)
+		return DCG_INSN_EINVAL;
+	if (op == 0x8f)
+		attr = M;
+	if (attr & M) {
+		err = read_modrm(d);
+		if (err)
+			return err;
+		if (!modrm_valid_map1(d, op))
+			return DCG_INSN_EINVAL;
+		err = skip_modrm_operand(d);
+		if (err)
+			return err;
+		if (op >= 0xd8 && op <= 0xdf && !x87_valid(d, op))
+			return x87_invalid(d);
+	}
+	*immsz = imm_size(d, attr);
+	if ((attr & GRP3) && ((d->modrm >> 3) & 7) > 1)
+		*immsz = 0;
+	classify_map1(d, op, out);
+	/* near call/jmp rel32 ignore 66 in 64-bit mode (Intel) */
+	if (op == 0xe8 || op == 0xe9)
+		*immsz = 4;
+	if (is_string_op(op) && d->rep)
+		out->flags |= DCG_INSN_REP;
+	if (writes_rsp_map1(d, op))
+		out->flags |= DCG_INSN_RSP_WRITE;
+	return 0;
+}
+
+/* 8F is XOP when its next byte names map 8 or more, else pop r/m64. */
+static int is_vex_prefix(const struct dec *d, dcg_u8 op)
+{
+	if (op == 0xc4 || op == 0xc5 || op == 0x62)
+		return 1;
+	return op == 0x8f && (d->buf[d->pos] & 0x1f) >= 8;
+}
+
+static int decode(struct dec *d, dcg_u64 ip, struct dcg_insn *out)
+{
+	unsigned int immsz = 0;
+	dcg_u8 op;
+	int err, vex;
+
+	clear_insn(out);
 	err = read_prefixes(d, &op);
 	if (err)
 		return err;
-
-	if (op == 0x0f) {
-		err = decode_0f(d, out, &attr);
-		if (err)
-			return err;
-		immsz = imm_size(d, attr);
-		/* near jcc rel32 ignores 66 in 64-bit mode (Intel) */
-		if (out->branch == DCG_BR_JCC)
-			immsz = 4;
-	} else if (op == 0xc4 || op == 0xc5 || op == 0x62) {
+	if (op == 0x8f && d->pos >= d->avail)	/* XOP or pop: unknown yet */
+		return d->pos >= DCG_INSN_MAX_LEN ? DCG_INSN_EINVAL :
+						  DCG_INSN_ESHORT;
+	vex = is_vex_prefix(d, op);
+	if (vex)
 		err = decode_vex(d, op, out);
-		if (err)
-			return err;
-		goto out;
-	} else if (op == 0x8f && d->pos < avail && (buf[d->pos] & 0x1f) >= 8) {
-		err = decode_vex(d, op, out);
-		if (err)
-			return err;
-		goto out;
-	} else {
-		if (op == 0x8f && d->pos >= avail)
-			return d->pos >= DCG_INSN_MAX_LEN ? DCG_INSN_EINVAL :
-							  DCG_INSN_ESHORT;
-		attr = map1[op];
-		if (attr & X)
-			return DCG_INSN_EINVAL;
-		if (op == 0x8f)
-			attr = M;
-		if (attr & M) {
-			err = read_modrm(d);
-			if (err)
-				return err;
-			if (!modrm_valid_map1(d, op))
-				return DCG_INSN_EINVAL;
-			err = skip_modrm_operand(d);
-			if (err)
-				return err;
-			if (op >= 0xd8 && op <= 0xdf && !x87_valid(d, op))
-				return x87_invalid(d);
-		}
-		immsz = imm_size(d, attr);
-		if ((attr & GRP3) && ((d->modrm >> 3) & 7) > 1)
-			immsz = 0;
-		classify_map1(d, op, out);
-		/* near call/jmp rel32 ignore 66 in 64-bit mode (Intel) */
-		if (op == 0xe8 || op == 0xe9)
-			immsz = 4;
-		if (is_string_op(op) && d->rep)
-			out->flags |= DCG_INSN_REP;
-		if (writes_rsp_map1(d, op))
-			out->flags |= DCG_INSN_RSP_WRITE;
+	else if (op == 0x0f)
+		err = decode_two_byte(d, out, &immsz);
+	else
+		err = decode_one_byte(d, op, out, &immsz);
+	if (err)
+		return err;
+	if (!vex) {
+		d->pos += immsz;
+		set_prefix_flags(d, out);
 	}
-	d->pos += immsz;
-	set_prefix_flags(d, out);
-out:
 	if (d->has_modrm)
 		out->modrm_reg = (d->modrm >> 3) & 7;
 	return finish(d, ip, immsz, out);

@@ -19,12 +19,11 @@
 #define DCG_API static __maybe_unused
 
 /*
- * The core is portable C: the kernel's -Wimplicit-fallthrough=5 wants
- * its own `fallthrough` macro, which freestanding code cannot use; a
- * comment is what gcc and clang accept elsewhere.
+ * The core builds with the kernel's own warnings: its deliberate
+ * fall-throughs are dcg_fallthrough (dcg_compat.h), the attribute that
+ * -Wimplicit-fallthrough=5 takes, and configure's warnings check it on
+ * the host too (core-build.exp).
  */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
 #include "../dcg_core.h"
 #include "../insn.c"
 #include "../classify.c"
@@ -32,7 +31,6 @@
 #include "../thread.c"
 #include "../args.c"
 #include "../dcg_plt.h"
-#pragma GCC diagnostic pop
 
 #include "kcompat.h"	/* every kernel and stap assumption */
 #include "dyncg_kernel.h"
@@ -53,5 +51,6 @@
 #include "sched_hooks.c"
 #include "kernel_trap.c"
 #include "kernel_window.c"
+#include "exceptions.c"	/* page faults inside kernel windows */
 
 #endif /* DCG_KERNEL_C */

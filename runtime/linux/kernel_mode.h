@@ -69,6 +69,10 @@ struct dcg_kwin {
 	struct dcg_irqc irq_last;
 	u64 irqs;			/* this window's interrupts */
 	u64 irq_gaps;			/* its gaps that held some */
+	unsigned long exc_faults;	/* exceptions.c: its page faults */
+	unsigned long flt_last;		/* exc_faults at the last stop */
+	u64 faults;			/* this window's page faults */
+	u64 fault_gaps;			/* its gaps that held some */
 
 	u64 own_stops;			/* stops in this module's text */
 	u64 sync_stops;			/* stops before the probe returned */
@@ -97,10 +101,21 @@ struct dcg_kglobals {
 	atomic64_t irq_windows;		/* windows with at least one */
 	atomic64_t irq_max;		/* most in one window */
 	atomic64_t irq_kinds[6];	/* timer ipi device nmi other softirq */
+	atomic64_t faults;		/* page faults inside windows */
+	atomic64_t fault_gaps;		/* gaps between stops that held some */
+	atomic64_t fault_windows;	/* windows with at least one */
+	atomic64_t fault_max;		/* most in one window */
+	atomic64_t fault_blind;		/* opened before exceptions.c could count */
 };
+
 
 static struct dcg_kglobals dcg_k;
 static struct dcg_kwin dcg_kwins[DCG_MAX_KTASKS];
+
+/* exceptions.c */
+static void dcg_exc_begin(void);
+static int dcg_exc_counting(void);
+static void dcg_exc_teardown(void);
 
 /* kernel_syms.c */
 static void dcg_ksyms_init(void);

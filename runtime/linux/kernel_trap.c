@@ -124,47 +124,59 @@ static void dcg_irq_delta(struct dcg_rec_irq *d, const struct dcg_irqc *c,
 static void dcg_irq_account(struct dcg_kwin *kw, const struct dcg_rec_irq *d,
 			    u32 hard)
 {
-	kw->irqs += hard;
-	kw->irq_gaps++;
-	atomic64_add(d->timer, &dcg_k.irq_kinds[0]);
-	atomic64_add(d->ipi, &dcg_k.irq_kinds[1]);
-	atomic64_add(d->device, &dcg_k.irq_kinds[2]);
-	atomic64_add(d->nmi, &dcg_k.irq_kinds[3]);
-	atomic64_add(d->other, &dcg_k.irq_kinds[4]);
-	atomic64_add(d->softirq, &dcg_k.irq_kinds[5]);
+	if (hard) {
+		kw->irqs += hard;
+		kw->irq_gaps++;
+		atomic64_add(d->timer, &dcg_k.irq_kinds[0]);
+		atomic64_add(d->ipi, &dcg_k.irq_kinds[1]);
+		atomic64_add(d->device, &dcg_k.irq_kinds[2]);
+		atomic64_add(d->nmi, &dcg_k.irq_kinds[3]);
+		atomic64_add(d->other, &dcg_k.irq_kinds[4]);
+		atomic64_add(d->softirq, &dcg_k.irq_kinds[5]);
+	}
+	if (d->faults) {
+		kw->faults += d->faults;
+		kw->fault_gaps++;
+	}
 }
 
 /*
- * Interrupts in the gap since the last stop, if that stop was on this
+ * Interrupts and page faults in the gap since the last stop.  The
+ * CPU's interrupt counters are compared only if that stop was on this
  * CPU (sched_out forgets the last stop: a switch's gap holds other
- * tasks' interrupts).  Counted always; written as a DCG_REC_IRQ before
- * this stop's event when the last stop was in the traced code (its ip
- * is where the thread was interrupted; our own code is never shown).
- * Then this stop becomes the last one, at @ip (0: our own code).
+ * tasks' interrupts); the window's own fault count (exceptions.c)
+ * always is.  Counted
+ * always; written as a DCG_REC_IRQ before this stop's event when the
+ * last stop was in the traced code (its ip is where the thread was
+ * interrupted or faulted; our own code is never shown).  Then this
+ * stop becomes the last one, at @ip (0: our own code).
  */
 static void dcg_kernel_irqs(struct dcg_kwin *kw, unsigned long ip, u64 now)
 {
 	struct dcg_irqc c;
-	struct dcg_rec_irq d;
+	struct dcg_rec_irq d = { };
+	unsigned long faults = READ_ONCE(kw->exc_faults);
 	u16 cpu = raw_smp_processor_id();
-	u32 hard;
+	u32 hard = 0;
 
 	dcg_irq_counts(&c);
 	if (kw->irq_base && kw->irq_cpu == cpu) {
 		dcg_irq_delta(&d, &c, &kw->irq_last);
-		hard = d.timer + d.ipi + d.device + d.nmi + d.other;
-		if (hard) {
-			dcg_irq_account(kw, &d, hard);
-			if (kw->irq_ip)
-				dcg_out_irq(&kw->s, kw->irq_ts, now, kw->irq_ip,
-					    cpu, &d);
-		}
+		hard = dcg_irq_hard(&d);
+	}
+	d.faults = (u32)(faults - kw->flt_last);
+	if (hard || d.faults) {
+		dcg_irq_account(kw, &d, hard);
+		if (kw->irq_ip)
+			dcg_out_irq(&kw->s, kw->irq_ts, now, kw->irq_ip, cpu,
+				    &d);
 	}
 	kw->irq_last = c;
 	kw->irq_cpu = cpu;
 	kw->irq_ts = now;
 	kw->irq_ip = ip;
 	kw->irq_base = 1;
+	kw->flt_last = faults;
 }
 
 /* One stop of an armed window.  Returns 1 when the window drained. */

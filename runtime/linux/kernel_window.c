@@ -203,31 +203,48 @@ static void dcg_kwin_setup(struct dcg_kwin *kw, struct pt_regs *regs,
 	kw->in_own = 0;
 	kw->sw_pending = 0;
 	kw->irq_base = 0;
+	kw->irq_ip = 0;
 	kw->irqs = kw->irq_gaps = 0;
+	kw->exc_faults = kw->flt_last = 0;
+	kw->faults = kw->fault_gaps = 0;
+	if (!dcg_exc_counting())
+		atomic64_inc(&dcg_k.fault_blind);
 	kw->own_stops = kw->sync_stops = 0;
 	dcg_ksym_note(s->entry_ip);
 	dcg_ksym_note(s->entry_ret);
 }
 
-/* The window's interrupts into the summary's totals (per window: max). */
-static void dcg_kwin_irqs_total(struct dcg_kwin *kw)
+/* A window's count into a total: the most in one window is kept too. */
+static void dcg_kwin_max(atomic64_t *max_seen, u64 n)
 {
-	s64 max;
+	s64 max = atomic64_read(max_seen);
 
-	if (!kw->irqs)
-		return;
-	atomic64_add(kw->irqs, &dcg_k.irqs);
-	atomic64_add(kw->irq_gaps, &dcg_k.irq_gaps);
-	atomic64_inc(&dcg_k.irq_windows);
-	max = atomic64_read(&dcg_k.irq_max);
-	while ((s64)kw->irqs > max) {
-		s64 was = atomic64_cmpxchg(&dcg_k.irq_max, max, kw->irqs);
+	while ((s64)n > max) {
+		s64 was = atomic64_cmpxchg(max_seen, max, n);
 
 		if (was == max)
 			break;
 		max = was;
 	}
+}
+
+/* The window's interrupts and faults into the summary's totals. */
+static void dcg_kwin_irqs_total(struct dcg_kwin *kw)
+{
+	if (kw->irqs) {
+		atomic64_add(kw->irqs, &dcg_k.irqs);
+		atomic64_add(kw->irq_gaps, &dcg_k.irq_gaps);
+		atomic64_inc(&dcg_k.irq_windows);
+		dcg_kwin_max(&dcg_k.irq_max, kw->irqs);
+	}
+	if (kw->faults) {
+		atomic64_add(kw->faults, &dcg_k.faults);
+		atomic64_add(kw->fault_gaps, &dcg_k.fault_gaps);
+		atomic64_inc(&dcg_k.fault_windows);
+		dcg_kwin_max(&dcg_k.fault_max, kw->faults);
+	}
 	kw->irqs = kw->irq_gaps = 0;
+	kw->faults = kw->fault_gaps = 0;
 }
 
 /*
@@ -380,6 +397,7 @@ static void dcg_kernel_begin(void)
 {
 	dcg_ksyms_init();
 	dcg_sched_key_get();
+	dcg_exc_begin();	/* exceptions.c: may sleep, in a work */
 }
 
 static void dcg_kernel_summary(void)
@@ -412,6 +430,13 @@ static void dcg_kernel_summary(void)
 		    (long long)atomic64_read(&dcg_k.irq_windows),
 		    (long long)atomic64_read(&dcg_k.windows),
 		    (long long)atomic64_read(&dcg_k.irq_max));
+	_stp_printf("dynamic call graph (kernel): exceptions inside windows: %lld page faults in %lld gaps between stops, in %lld of %lld windows, at most %lld in one window; %lld windows not counted (opened before the page_fault_kernel probe was in place)\n",
+		    (long long)atomic64_read(&dcg_k.faults),
+		    (long long)atomic64_read(&dcg_k.fault_gaps),
+		    (long long)atomic64_read(&dcg_k.fault_windows),
+		    (long long)atomic64_read(&dcg_k.windows),
+		    (long long)atomic64_read(&dcg_k.fault_max),
+		    (long long)atomic64_read(&dcg_k.fault_blind));
 	/*
 	 * No flush here: the end probe's epilogue sends this together with
 	 * the rest of the end-of-run text, as one message.  Stapio 4.8,
@@ -518,6 +543,7 @@ static void dcg_kernel_teardown(void)
 				atomic_read(&dcg_k.guards));
 	}
 	wait_event(dcg_kguard_wq, atomic_read(&dcg_k.guards) == 0);
+	dcg_exc_teardown();
 	dcg_sched_key_put();
 	for (i = 0; i < DCG_MAX_KTASKS; i++) {
 		dcg_kwins[i].s.frames = NULL;

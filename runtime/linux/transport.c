@@ -514,38 +514,40 @@ static int dcg_line_add(char *line, int n, int len, const char *fmt, ...)
 }
 
 /*
- * Interrupts between two stops of a kernel window (kernel_trap.c),
- * written at the stop after, before its event.  Live text: one line in
- * the manner of ftrace's "==========>" marks, at the time of the stop
- * before: the non-zero kinds, where it hit and the gap.  One buffer
- * (stap's -Wframe-larger-than=512 on 5.10), and not inlined: it must
- * not add to the trap's frame on the #DB stack when nothing is written.
+ * Interrupts or page faults between two stops of a kernel window
+ * (kernel_trap.c), written at the stop after, before its event.  Live
+ * text: one line in the manner of ftrace's "==========>" marks, at the
+ * time of the stop before: the non-zero kinds, where it hit and the
+ * gap.  One buffer (stap's -Wframe-larger-than=512 on 5.10), and not
+ * inlined: it must not add to the trap's frame on the #DB stack when
+ * nothing is written.
  */
 static noinline_for_stack void dcg_out_irq(struct dcg_slot *s, u64 start_ts,
 					   u64 end_ts, u64 ip, u16 cpu,
 					   const struct dcg_rec_irq *d)
 {
-	static const char *const names[] = {
-		"timer", "ipi", "device", "nmi", "other", "softirq",
-	};
 	struct dcg_rec_irq r;
 
 	if (end_ts < start_ts)
 		end_ts = start_ts;
 	if (dcg_g.output == DCG_OUT_TEXT) {
-		u32 v[] = { d->timer, d->ipi, d->device, d->nmi, d->other,
-			    d->softirq };
 		char line[256];
-		int i, n;
+		unsigned int k;
+		dcg_u32 v;
+		int n;
 
 		n = dcg_line_add(line, 0, sizeof(line),
-				 "%12llu %s(%d): ==========> irq: ",
+				 "%12llu %s(%d): ==========> %s: ",
 				 start_ts > dcg_g.start_ns ? start_ts - dcg_g.start_ns : 0,
-				 s->task->comm, s->tid);
-		for (i = 0; i < ARRAY_SIZE(v); i++)
-			if (v[i])
-				n = dcg_line_add(line, n, sizeof(line), "%s %u, ",
-						 names[i], v[i]);
+				 s->task->comm, s->tid,
+				 dcg_irq_hard(d) ? "irq" : "exception");
+		for (k = 0; k < DCG_IRQ_KINDS; k++) {
+			const char *name = dcg_irq_kind(d, k, &v);
+
+			if (v)
+				n = dcg_line_add(line, n, sizeof(line),
+						 "%s %u, ", name, v);
+		}
 		n = dcg_line_add(line, n, sizeof(line), "at ");
 		if (dcg_ksym_text_off(ip, line + n, sizeof(line) - n))
 			n += strlen(line + n);
@@ -565,6 +567,7 @@ static noinline_for_stack void dcg_out_irq(struct dcg_slot *s, u64 start_ts,
 	r.nmi = d->nmi;
 	r.other = d->other;
 	r.softirq = d->softirq;
+	r.faults = d->faults;
 	dcg_ksym_note(ip);	/* its function gets a KSYM record */
 	dcg_out_slot(s, &r, sizeof(r), 0);
 }

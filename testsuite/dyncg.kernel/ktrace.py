@@ -22,6 +22,10 @@ under test.
   ktrace.py irqtext SYSMAP TEXT  live text of windows long enough for
                                  timer ticks: its "==========> irq:"
                                  lines against the summary's counts
+  ktrace.py faults SYSMAP TEXT BINLOG VIEW
+                                 kernel-readfault under a live text and
+                                 a binary window: page faults counted
+                                 as the program's getrusage says
 """
 import base64
 import bisect
@@ -600,8 +604,19 @@ def cmd_stress(log, reads):
               % (q["with"], q["windows"], q["max"]))
 
 
-IRQ_TEXT_RE = re.compile(r"^\s*(\d+) (\S+)\((\d+)\): ==========> irq: "
-                         r"((?:(?:timer|ipi|device|nmi|other|softirq) \d+, )+)"
+def fault_summary(text):
+    m = re.search(r"exceptions inside windows: (\d+) page faults in (\d+) gaps "
+                  r"between stops, in (\d+) of (\d+) windows, at most (\d+) in "
+                  r"one window; (\d+) windows not counted", text)
+    if not m:
+        return None
+    return dict(zip("faults gaps with windows max blind".split(),
+                    map(int, m.groups())))
+
+
+IRQ_KINDS_RE = r"((?:(?:timer|ipi|device|nmi|other|softirq|page fault) \d+, )+)"
+IRQ_TEXT_RE = re.compile(r"^\s*(\d+) (\S+)\((\d+)\): ==========> (?:irq|exception): "
+                         + IRQ_KINDS_RE +
                          r"at ([\w.]+)(\+0x[0-9a-f]+)?, (\d+) ns$")
 
 
@@ -623,9 +638,97 @@ def cmd_irqtext(sysmap, text):
         return
     timer = sum(int(x) for m in ms
                 for x in re.findall(r"timer (\d+)", m.group(4)))
-    check(len(marks) <= q["gaps"] and timer <= q["timer"],
-          "live text: %d lines, %d timer ticks; the summary: %d gaps, %d ticks"
-          % (len(marks), timer, q["gaps"], q["timer"]))
+    f = fault_summary("\n".join(lines))
+    check(f is not None, "live text: exception summary printed")
+    fgaps = f["gaps"] if f else 0
+    check(len(marks) <= q["gaps"] + fgaps and timer <= q["timer"],
+          "live text: %d lines, %d timer ticks; the summary: %d + %d gaps, %d ticks"
+          % (len(marks), timer, q["gaps"], fgaps, q["timer"]))
+
+
+TRACE_MARK_RE = re.compile(r"^\s*\d+\s+\d+\s+\d+\s+==========> (?:irq|exception): "
+                           + IRQ_KINDS_RE + r"at ([\w.]+)(\+0x[0-9a-f]+)?, \d+ ns$")
+
+
+def readfault_program(text, what):
+    """The fault counts kernel-readfault printed (getrusage around each
+    read): the first read's, or None when the workload did not do what
+    the test needs (one fault per fresh page, none the second time)."""
+    m1 = re.search(r"kernel-readfault: pages=(\d+) read=(\d+) minflt=(\d+) "
+                   r"majflt=(\d+)", text)
+    m2 = re.search(r"kernel-readfault: again read=(\d+) minflt=(\d+) "
+                   r"majflt=(\d+)", text)
+    check(m1 is not None and m2 is not None,
+          "%s: the program printed both reads" % what)
+    if not m1 or not m2:
+        return None
+    pages, nread, minf, majf = map(int, m1.groups())
+    check(nread == pages * 4096 and minf + majf == pages,
+          "%s: workload: the first read copied %d pages and took %d faults "
+          "(getrusage), one per page" % (what, nread // 4096, minf + majf))
+    check(int(m2.group(2)) + int(m2.group(3)) == 0,
+          "%s: workload: the second read, into the same pages, took none" % what)
+    return minf + majf
+
+
+def fault_marks(lines, window_re, mark_re, kinds_group, func_group):
+    """[(window number, page faults, function)] of the fault marks."""
+    window, got = 0, []
+    for line in lines:
+        if "==========>" not in line and window_re.search(line):
+            window += 1
+        mm = mark_re.match(line)
+        if not mm:
+            continue
+        n = sum(int(x) for x in re.findall(r"page fault (\d+)",
+                                           mm.group(kinds_group)))
+        if n:
+            got.append((window, n, mm.group(func_group)))
+    return window, got
+
+
+def check_marks(what, sm, want, windows, got):
+    check(windows == 2, "%s: two vfs_read windows (%d)" % (what, windows))
+    total = sum(n for _, n, _ in got)
+    check(total == want and all(w == 1 for w, _, _ in got),
+          "%s: %d page faults in the first window's marks, none in the "
+          "second (marks %s)" % (what, total, [(w, n) for w, n, _ in got]))
+    bad = [f for _, _, f in got if f not in sm.byname]
+    check(got and not bad, "%s: every fault mark at a kernel function (%s)"
+          % (what, bad[0] if bad else ", ".join(sorted({f for _, _, f in got}))))
+
+
+def cmd_faults(sysmap, text, binlog, view):
+    """Page faults inside kernel windows (kernel-readfault, two runs):
+    the program's first read() into fresh pages took one fault per page
+    by its own getrusage, the second none.  dyncg must count the same:
+    in the live text's and the trace view's ==========> marks, all in
+    the first window, each at a function of the guest's System.map; in
+    the live text's summary, those faults in 1 of the 2 windows."""
+    sm = SysMap(sysmap)
+    ttext = open(text, errors="replace").read()
+    want = readfault_program(ttext, "live text")
+    if want is not None:
+        windows, got = fault_marks(ttext.splitlines(),
+                                   re.compile(r"\): -> vfs_read\b"),
+                                   IRQ_TEXT_RE, 4, 5)
+        check_marks("live text", sm, want, windows, got)
+        f = fault_summary(ttext)
+        check(f is not None, "live text: exceptions summary printed")
+        if f:
+            check(f["faults"] == want and f["with"] == 1 and
+                  f["windows"] == 2 and f["max"] == want and
+                  f["gaps"] == len(got) and f["blind"] == 0,
+                  "live text: summary: %d page faults in %d gaps, in %d of "
+                  "%d windows, at most %d in one, %d windows not counted"
+                  % (f["faults"], f["gaps"], f["with"], f["windows"], f["max"],
+                     f["blind"]))
+    want = readfault_program(open(binlog, errors="replace").read(), "binary")
+    if want is not None:
+        windows, got = fault_marks(open(view, errors="replace").read().splitlines(),
+                                   re.compile(r"-> vfs_read\b"),
+                                   TRACE_MARK_RE, 1, 2)
+        check_marks("binary, trace view", sm, want, windows, got)
 
 
 def main(argv):
@@ -635,7 +738,8 @@ def main(argv):
     cmd, args = argv[1], argv[2:]
     table = {"b64": (cmd_b64, 2), "vfs": (cmd_vfs, 4), "edges": (cmd_edges, 1),
              "pipe": (cmd_pipe, 2), "stress": (cmd_stress, 2),
-             "pipebin": (cmd_pipebin, 2), "irqtext": (cmd_irqtext, 2)}
+             "pipebin": (cmd_pipebin, 2), "irqtext": (cmd_irqtext, 2),
+             "faults": (cmd_faults, 4)}
     if cmd not in table or len(args) != table[cmd][1]:
         print("ktrace: bad command line: %s" % " ".join(argv[1:]))
         return 2

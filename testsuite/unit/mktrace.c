@@ -26,7 +26,7 @@
  *   edge caller=A callee=A count=N
  *   switch [tid=N] out=NS in=NS [at=A] [outcpu=N] [incpu=N]
  *   irq [tid=N] start=NS end=NS [ip=A] [cpu=N] [timer=N] [ipi=N]
- *       [device=N] [nmi=N] [other=N] [softirq=N]
+ *       [device=N] [nmi=N] [other=N] [softirq=N] [faults=N]
  *   host=, mode=, what=, reason= and flags= also take numbers (any
  *   value, for out-of-range tests)
  *   raw type=N size=N [body=HEX]   a record header with any size; the
@@ -555,6 +555,7 @@ static void write_irq(char **f, int n)
 	q.nmi = num(f, n, "nmi", 0);
 	q.other = num(f, n, "other", 0);
 	q.softirq = num(f, n, "softirq", 0);
+	q.faults = num(f, n, "faults", 0);
 	put(&q, sizeof(q));
 }
 

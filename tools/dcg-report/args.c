@@ -248,7 +248,7 @@ static void put_value(struct sbuf *f, const struct dcg_vtype *t,
 			put_string(f, r, s);
 			return;
 		}
-		/* fall through */
+		dcg_fallthrough;
 	case DCG_V_PTR:
 		if (!r)
 			sb_puts(f, "NULL");

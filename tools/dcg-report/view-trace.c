@@ -188,32 +188,32 @@ static void on_switch(struct report *rp, struct thread *t,
 }
 
 /*
- * Interrupts between two stops: one line, as ftrace's "==========>"
- * marks, at the time of the stop before, the kinds that are non-zero,
- * where the thread was interrupted and the gap.
+ * Interrupts or exceptions between two stops: one line, as ftrace's
+ * "==========>" marks, at the time of the stop before, the kinds that
+ * are non-zero, where the thread was interrupted and the gap.
  */
 static void on_irq(struct report *rp, struct thread *t,
 		   const struct dcg_rec_irq *q)
 {
-	static const char *const names[] = {
-		"timer", "ipi", "device", "nmi", "other", "softirq",
-	};
-	const dcg_u32 v[] = { q->timer, q->ipi, q->device, q->nmi, q->other,
-			      q->softirq };
 	dcg_u32 vdepth = 1;	/* inside the innermost frame shown */
 	dcg_s32 i = (dcg_s32)t->depth - 1;
 	struct name_buf nb;
-	size_t k;
+	unsigned int k;
 
 	if (i >= 0 && !t->stack[i].visible)
 		i = t->stack[i].vparent;
 	if (i >= 0)
 		vdepth = t->stack[i].vdepth + 1;
 	line_start(rp, t->tid, q->start_ts, q->cpu, vdepth);
-	fputs("==========> irq: ", rp->out);
-	for (k = 0; k < sizeof(v) / sizeof(v[0]); k++)
-		if (v[k])
-			fprintf(rp->out, "%s %u, ", names[k], v[k]);
+	fprintf(rp->out, "==========> %s: ",
+		dcg_irq_hard(q) ? "irq" : "exception");
+	for (k = 0; k < DCG_IRQ_KINDS; k++) {
+		dcg_u32 n;
+		const char *name = dcg_irq_kind(q, k, &n);
+
+		if (n)
+			fprintf(rp->out, "%s %u, ", name, n);
+	}
 	fprintf(rp->out, "at %s, %llu ns\n", func_name(rp, q->ip, &nb),
 		(unsigned long long)(q->end_ts - q->start_ts));
 }

@@ -24,8 +24,8 @@ static inline const char *bad_option(char **argv)
 }
 
 /* "PROG: what (see PROG --help)", the line of every usage error. */
-static inline void cli_vusage_error(const char *prog, const char *fmt,
-				    va_list ap)
+static inline void __attribute__((format(printf, 2, 0)))
+cli_vusage_error(const char *prog, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: ", prog);
 	vfprintf(stderr, fmt, ap);

@@ -576,8 +576,9 @@ static int check_irq(struct dcg_reader *r, const struct dcg_rec_irq *q)
 			    "irq record: ends (%llu) before it starts (%llu)",
 			    (unsigned long long)q->end_ts,
 			    (unsigned long long)q->start_ts);
-	if (!q->timer && !q->ipi && !q->device && !q->nmi && !q->other)
-		return fail(r, r->offset, "irq record: no interrupt counted");
+	if (!dcg_irq_hard(q) && !q->faults)
+		return fail(r, r->offset,
+			    "irq record: no interrupt or exception counted");
 	return 0;
 }
 

@@ -22,7 +22,8 @@ extern const char *dcg_progname;
 
 /* "PROG: what\n" on stderr. */
 void dcg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void dcg_vwarn(const char *fmt, va_list ap);
+void dcg_vwarn(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
 /* The same, then exit(@code). */
 void dcg_die(int code, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
