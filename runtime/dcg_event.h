@@ -368,4 +368,206 @@ struct dcg_rec_profile {
  */
 #define DCG_PROF_MAX_ENT	169
 
+/*
+ * Every record's fixed size, as doc/trace-format.md gives it: the
+ * format is these bytes, whichever compiler lays the structs out.
+ */
+_Static_assert(sizeof(struct dcg_rec) == 8, "dcg_rec is 8 bytes");
+_Static_assert(sizeof(struct dcg_rec_header) == 56, "HEADER is 56 bytes");
+_Static_assert(sizeof(struct dcg_rec_event) == 56, "EVENT is 56 bytes");
+_Static_assert(sizeof(struct dcg_ev_args) == 8, "dcg_ev_args is 8 bytes");
+_Static_assert(sizeof(struct dcg_ev_str) == 8, "dcg_ev_str is 8 bytes");
+_Static_assert(sizeof(struct dcg_rec_map) == 64, "MAP is 64 bytes + path");
+_Static_assert(sizeof(struct dcg_rec_ksym) == 24, "KSYM is 24 bytes + name");
+_Static_assert(sizeof(struct dcg_rec_thread) == 40, "THREAD is 40 bytes");
+_Static_assert(sizeof(struct dcg_rec_lost) == 32, "LOST is 32 bytes");
+_Static_assert(sizeof(struct dcg_rec_stats) == 56, "STATS is 56 bytes");
+_Static_assert(sizeof(struct dcg_rec_edge) == 32, "EDGE is 32 bytes");
+_Static_assert(sizeof(struct dcg_rec_switch) == 40, "SWITCH is 40 bytes");
+_Static_assert(sizeof(struct dcg_rec_irq) == 64, "IRQ is 64 bytes");
+_Static_assert(sizeof(struct dcg_rec_profile) == 32,
+	       "PROFILE is 32 bytes + entries");
+_Static_assert(sizeof(struct dcg_prof_ent) == 24, "a PROFILE entry is 24");
+
+/*
+ * Record builders: each fills one record's fixed part, every field
+ * and pad (none is left as the stack had it), so that the producers
+ * (runtime/linux/transport.c, tools/lib/trace_write.c, the test
+ * writers) cannot disagree on a field.  What follows a fixed part
+ * (a path, a name, registers, entries) and the char arrays (comm,
+ * build_id) are the caller's: the builders zero the arrays.  Plain
+ * stores, no library call: the kernel module includes this too.
+ */
+static inline void dcg_rec_init(struct dcg_rec *r, unsigned int type,
+				unsigned int size, dcg_u32 tid)
+{
+	r->type = type;
+	r->size = size;
+	r->tid = tid;
+}
+
+static inline void dcg_zero(void *p, unsigned int n)
+{
+	unsigned char *b = (unsigned char *)p;
+
+	while (n--)
+		*b++ = 0;
+}
+
+static inline void dcg_rec_header_fill(struct dcg_rec_header *h,
+				       unsigned int host, unsigned int mode,
+				       dcg_u32 pid, dcg_u32 flags,
+				       dcg_u64 start_ns)
+{
+	unsigned int i;
+
+	dcg_rec_init(&h->r, DCG_REC_HEADER, sizeof(*h), 0);
+	for (i = 0; i < sizeof(h->magic); i++)
+		h->magic[i] = DCG_TRACE_MAGIC[i];
+	h->version = DCG_TRACE_VERSION;
+	h->host = host;
+	h->mode = mode;
+	h->pid = pid;
+	h->flags = flags;
+	h->pad = 0;
+	h->start_ns = start_ns;
+	dcg_zero(h->comm, sizeof(h->comm));
+}
+
+/* The fixed 56 bytes; a version 3 register block adds to r.size. */
+static inline void dcg_rec_event_fill(struct dcg_rec_event *e, dcg_u32 tid,
+				      unsigned int kind, unsigned int flags,
+				      dcg_u64 ts, dcg_u64 from, dcg_u64 to)
+{
+	dcg_rec_init(&e->r, DCG_REC_EVENT, sizeof(*e), tid);
+	e->ts = ts;
+	e->from = from;
+	e->to = to;
+	e->sp = 0;
+	e->kind = kind;
+	e->flags = flags;
+	e->cpu = 0;
+	e->depth = 0;
+	e->insns = 0;
+}
+
+/* @size: the fixed part and the path with its NUL, padded to 8. */
+static inline void dcg_rec_map_fill(struct dcg_rec_map *m, dcg_u32 pid,
+				    unsigned int size, dcg_u64 start,
+				    dcg_u64 end, dcg_u64 pgoff,
+				    unsigned int prot)
+{
+	dcg_rec_init(&m->r, DCG_REC_MAP, size, pid);
+	m->start = start;
+	m->end = end;
+	m->pgoff = pgoff;
+	m->build_id_len = 0;
+	m->prot = prot;
+	dcg_zero(m->pad, sizeof(m->pad));
+	dcg_zero(m->build_id, sizeof(m->build_id));
+}
+
+/* @size: the fixed part and the name with its NUL, padded to 8. */
+static inline void dcg_rec_ksym_fill(struct dcg_rec_ksym *k,
+				     unsigned int size, dcg_u64 addr,
+				     dcg_u32 symsize, char type)
+{
+	dcg_rec_init(&k->r, DCG_REC_KSYM, size, 0);
+	k->addr = addr;
+	k->size = symsize;
+	k->type = type;
+	dcg_zero(k->pad, sizeof(k->pad));
+}
+
+static inline void dcg_rec_thread_fill(struct dcg_rec_thread *t, dcg_u32 tid,
+				       dcg_u64 ts, unsigned int what,
+				       dcg_u32 pid)
+{
+	dcg_rec_init(&t->r, DCG_REC_THREAD, sizeof(*t), tid);
+	t->ts = ts;
+	t->what = what;
+	t->pid = pid;
+	dcg_zero(t->comm, sizeof(t->comm));
+}
+
+static inline void dcg_rec_lost_fill(struct dcg_rec_lost *l, dcg_u32 tid,
+				     dcg_u64 ts, dcg_u64 count,
+				     unsigned int reason)
+{
+	dcg_rec_init(&l->r, DCG_REC_LOST, sizeof(*l), tid);
+	l->ts = ts;
+	l->count = count;
+	l->reason = reason;
+	l->pad = 0;
+}
+
+/* Everything but the totals, which the caller sets. */
+static inline void dcg_rec_stats_fill(struct dcg_rec_stats *s)
+{
+	dcg_rec_init(&s->r, DCG_REC_STATS, sizeof(*s), 0);
+	s->stops = 0;
+	s->produced = 0;
+	s->written = 0;
+	s->dropped = 0;
+	s->resyncs = 0;
+	s->decode_errors = 0;
+}
+
+static inline void dcg_rec_edge_fill(struct dcg_rec_edge *e, dcg_u64 caller,
+				     dcg_u64 callee, dcg_u64 count)
+{
+	dcg_rec_init(&e->r, DCG_REC_EDGE, sizeof(*e), 0);
+	e->caller = caller;
+	e->callee = callee;
+	e->count = count;
+}
+
+static inline void dcg_rec_switch_fill(struct dcg_rec_switch *w, dcg_u32 tid,
+				       dcg_u64 out_ts, dcg_u16 out_cpu,
+				       dcg_u64 in_ts, dcg_u16 in_cpu,
+				       dcg_u64 at)
+{
+	dcg_rec_init(&w->r, DCG_REC_SWITCH, sizeof(*w), tid);
+	w->out_ts = out_ts;
+	w->in_ts = in_ts;
+	w->at = at;
+	w->out_cpu = out_cpu;
+	w->in_cpu = in_cpu;
+	w->pad = 0;
+}
+
+/* The counts are zero: the caller sets those that are not. */
+static inline void dcg_rec_irq_fill(struct dcg_rec_irq *q, dcg_u32 tid,
+				    dcg_u64 start_ts, dcg_u64 end_ts,
+				    dcg_u64 ip, dcg_u16 cpu)
+{
+	dcg_rec_init(&q->r, DCG_REC_IRQ, sizeof(*q), tid);
+	q->start_ts = start_ts;
+	q->end_ts = end_ts;
+	q->ip = ip;
+	q->cpu = cpu;
+	q->pad = 0;
+	q->timer = 0;
+	q->ipi = 0;
+	q->device = 0;
+	q->nmi = 0;
+	q->other = 0;
+	q->softirq = 0;
+	q->faults = 0;
+}
+
+/* r.size covers @nent entries, which the caller writes after it. */
+static inline void dcg_rec_profile_fill(struct dcg_rec_profile *p,
+					dcg_u32 tid, dcg_u64 ts,
+					dcg_u64 dropped, dcg_u32 nent,
+					unsigned int flags)
+{
+	dcg_rec_init(&p->r, DCG_REC_PROFILE,
+		     sizeof(*p) + nent * sizeof(struct dcg_prof_ent), tid);
+	p->ts = ts;
+	p->dropped = dropped;
+	p->nent = nent;
+	p->flags = flags;
+}
+
 #endif /* DCG_EVENT_H */

@@ -34,16 +34,8 @@ static void emit_at(struct stop *st, unsigned int kind, unsigned int flags,
 {
 	struct dcg_rec_event ev;
 
-	ev.r.type = DCG_REC_EVENT;
-	ev.r.size = sizeof(ev);
-	ev.r.tid = 0;
-	ev.ts = st->ts;
-	ev.from = from;
-	ev.to = to;
+	dcg_rec_event_fill(&ev, 0, kind, flags, st->ts, from, to);
 	ev.sp = sp;
-	ev.kind = kind;
-	ev.flags = flags;
-	ev.cpu = 0;
 	ev.depth = st->t->shadow.depth;
 	ev.insns = st->t->insns;
 	st->t->stats.events++;

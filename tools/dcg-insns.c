@@ -28,6 +28,7 @@
 
 #include "config.h"
 #include "cli.h"
+#include "elf_util.h"
 #include "dcg_insn.h"
 
 static const char *prog = "dcg-insns";
@@ -135,17 +136,6 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static Elf_Scn *find_symtab(Elf *elf, Elf64_Word type)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	while ((scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
-			return scn;
-	return NULL;
-}
-
 /*
  * objdump -d disassembles symbol by symbol: it restarts at every symbol
  * of the section (from .symtab, else .dynsym), and cuts an instruction
@@ -156,14 +146,14 @@ static Elf_Scn *find_symtab(Elf *elf, Elf64_Word type)
 static int collect_syncs(Elf *elf, size_t shndx, const GElf_Shdr *sh,
 			 int relocatable, struct syncs *sy)
 {
-	Elf_Scn *symscn = find_symtab(elf, SHT_SYMTAB);
+	Elf_Scn *symscn = dcg_elf_section_of_type(elf, SHT_SYMTAB);
 	GElf_Shdr symsh;
 	Elf_Data *data;
 	size_t i, n;
 
 	sy->n = 0;
 	if (!symscn)
-		symscn = find_symtab(elf, SHT_DYNSYM);
+		symscn = dcg_elf_section_of_type(elf, SHT_DYNSYM);
 	if (!symscn || !gelf_getshdr(symscn, &symsh) || !symsh.sh_entsize)
 		return 0;
 	data = elf_getdata(symscn, NULL);
@@ -212,6 +202,48 @@ static int fail(const struct opts *o, const char *what)
 	return 2;
 }
 
+/* One section, if it is one asked for: 0, or fail()'s status. */
+static int list_section(const struct opts *o, Elf *elf, Elf_Scn *scn,
+			size_t shstrndx, bool rel, struct syncs *sy,
+			struct counts *c)
+{
+	GElf_Shdr sh;
+	const char *name;
+	Elf_Data *data;
+	char msg[128];
+
+	if (!gelf_getshdr(scn, &sh))
+		return fail(o, elf_errmsg(-1));
+	name = elf_strptr(elf, shstrndx, sh.sh_name);
+	/*
+	 * A section whose name cannot be read may be the one asked for (or
+	 * an executable one): skipping it would drop its code from the
+	 * listing without a word.
+	 */
+	if (!name) {
+		snprintf(msg, sizeof(msg), "section %zu: unreadable name: %s",
+			 elf_ndxscn(scn), elf_errmsg(-1));
+		return fail(o, msg);
+	}
+	if (!want_section(o, name, &sh))
+		return 0;
+	data = elf_rawdata(scn, NULL);
+	if (!data || !data->d_buf || data->d_size != sh.sh_size) {
+		snprintf(msg, sizeof(msg), "section %s: unreadable: %s",
+			 name, elf_errmsg(-1));
+		return fail(o, msg);
+	}
+	if (o->sync_symbols &&
+	    collect_syncs(elf, elf_ndxscn(scn), &sh, rel, sy) < 0)
+		return fail(o, "unreadable symbol table");
+	if (o->all_exec)
+		printf("# section %s %" PRIx64 " %" PRIx64 "\n", name,
+		       (uint64_t)sh.sh_addr, (uint64_t)sh.sh_size);
+	list_code(data->d_buf, data->d_size, sh.sh_addr, sy, c);
+	c->sections++;
+	return 0;
+}
+
 static int list_elf(const struct opts *o, Elf *elf, struct counts *c)
 {
 	GElf_Ehdr eh;
@@ -219,6 +251,7 @@ static int list_elf(const struct opts *o, Elf *elf, struct counts *c)
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	char msg[128];
+	int ret = 0;
 
 	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
 		return fail(o, "not an ELF file");
@@ -226,47 +259,12 @@ static int list_elf(const struct opts *o, Elf *elf, struct counts *c)
 		return fail(o, "not an x86-64 ELF file");
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
 		return fail(o, "no section name table");
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &sh))
-			return fail(o, elf_errmsg(-1));
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		/*
-		 * A section whose name cannot be read may be the one asked
-		 * for (or an executable one): skipping it would drop its
-		 * code from the listing without a word.
-		 */
-		if (!name) {
-			snprintf(msg, sizeof(msg), "section %zu: unreadable "
-				 "name: %s", elf_ndxscn(scn), elf_errmsg(-1));
-			free(sy.addr);
-			return fail(o, msg);
-		}
-		if (!want_section(o, name, &sh))
-			continue;
-		data = elf_rawdata(scn, NULL);
-		if (!data || !data->d_buf || data->d_size != sh.sh_size) {
-			snprintf(msg, sizeof(msg), "section %s: unreadable: %s",
-				 name, elf_errmsg(-1));
-			return fail(o, msg);
-		}
-		if (o->sync_symbols &&
-		    collect_syncs(elf, elf_ndxscn(scn), &sh,
-				  eh.e_type == ET_REL, &sy) < 0) {
-			free(sy.addr);
-			return fail(o, "unreadable symbol table");
-		}
-		if (o->all_exec)
-			printf("# section %s %" PRIx64 " %" PRIx64 "\n", name,
-			       (uint64_t)sh.sh_addr, (uint64_t)sh.sh_size);
-		list_code(data->d_buf, data->d_size, sh.sh_addr, &sy, c);
-		c->sections++;
-	}
+	while (!ret && (scn = elf_nextscn(elf, scn)))
+		ret = list_section(o, elf, scn, shstrndx, eh.e_type == ET_REL,
+				   &sy, c);
 	free(sy.addr);
+	if (ret)
+		return ret;
 	if (c->sections == 0) {
 		if (o->section)
 			snprintf(msg, sizeof(msg), "no section %s", o->section);
@@ -284,11 +282,9 @@ static int __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ..
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vusage_error(prog, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see %s --help)\n", prog);
 	return -1;
 }
 

@@ -438,15 +438,7 @@ static void dcg_out_switch(struct dcg_slot *s, u64 out_ts, u16 out_cpu,
 	}
 	if (dcg_g.output != DCG_OUT_BINARY)
 		return;
-	memset(&r, 0, sizeof(r));
-	r.r.type = DCG_REC_SWITCH;
-	r.r.size = sizeof(r);
-	r.r.tid = s->tid;
-	r.out_ts = out_ts;
-	r.in_ts = in_ts;
-	r.at = at;
-	r.out_cpu = out_cpu;
-	r.in_cpu = in_cpu;
+	dcg_rec_switch_fill(&r, s->tid, out_ts, out_cpu, in_ts, in_cpu, at);
 	dcg_out_slot(s, &r, sizeof(r), 0);
 }
 
@@ -568,15 +560,14 @@ static noinline_for_stack void dcg_out_irq(struct dcg_slot *s, u64 start_ts,
 	}
 	if (dcg_g.output != DCG_OUT_BINARY)
 		return;
-	r = *d;
-	r.r.type = DCG_REC_IRQ;
-	r.r.size = sizeof(r);
-	r.r.tid = s->tid;
-	r.start_ts = start_ts;
-	r.end_ts = end_ts;
-	r.ip = ip;
-	r.cpu = cpu;
-	r.pad = 0;
+	dcg_rec_irq_fill(&r, s->tid, start_ts, end_ts, ip, cpu);
+	r.timer = d->timer;
+	r.ipi = d->ipi;
+	r.device = d->device;
+	r.nmi = d->nmi;
+	r.other = d->other;
+	r.softirq = d->softirq;
+	r.faults = d->faults;
 	dcg_ksym_note(ip);	/* its function gets a KSYM record */
 	dcg_out_slot(s, &r, sizeof(r), 0);
 }
@@ -597,13 +588,7 @@ static void dcg_out_lost(struct dcg_slot *s, u64 count, u32 reason)
 	}
 	if (dcg_g.output != DCG_OUT_BINARY)
 		return;
-	memset(&r, 0, sizeof(r));
-	r.r.type = DCG_REC_LOST;
-	r.r.size = sizeof(r);
-	r.r.tid = s->tid;
-	r.ts = dcg_now_ns();
-	r.count = count;
-	r.reason = reason;
+	dcg_rec_lost_fill(&r, s->tid, dcg_now_ns(), count, reason);
 	dcg_out_slot(s, &r, sizeof(r), 0);
 }
 

@@ -31,7 +31,7 @@
  * byte mutations.  The corpus starts from the traces in
  * testsuite/fuzz/seeds (made from the fixtures and the report data).
  */
-/* fuzz-sources: runtime/insn.c tools/lib/trace_read.c tools/dcg-report/main.c tools/dcg-report/walk.c tools/dcg-report/tree.c tools/dcg-report/view-trace.c tools/dcg-report/view-graph.c tools/dcg-report/view-hot.c tools/dcg-report/view-dot.c tools/dcg-report/view-folded.c tools/dcg-report/view-chrome.c tools/dcg-report/view-callgrind.c tools/dcg-report/view-csv.c tools/dcg-report/view-flame.c tools/dcg-report/view-diff.c tools/dcg-report/args.c */
+/* fuzz-sources: runtime/insn.c tools/lib/trace_read.c tools/lib/util.c tools/lib/names.c tools/dcg-report/main.c tools/dcg-report/walk.c tools/dcg-report/tree.c tools/dcg-report/func_table.c tools/dcg-report/edge_recs.c tools/dcg-report/view-trace.c tools/dcg-report/view-graph.c tools/dcg-report/view-hot.c tools/dcg-report/view-dot.c tools/dcg-report/view-folded.c tools/dcg-report/view-chrome.c tools/dcg-report/view-callgrind.c tools/dcg-report/view-csv.c tools/dcg-report/view-flame.c tools/dcg-report/view-diff.c tools/dcg-report/args.c */
 /* fuzz-cflags: -Dmain=dcg_report_main -I tools/dcg-report */
 /* fuzz-options: -max_len=65536 -timeout=10 -rss_limit_mb=2048 */
 #define _GNU_SOURCE
@@ -170,6 +170,7 @@ static dcg_u64 read_all(struct dcg_reader *r, const unsigned char *data,
 struct dcg_symbolizer *dcg_sym_new(const struct dcg_symopts *o, char *e,
 				   size_t n) { return NULL; }
 void dcg_sym_free(struct dcg_symbolizer *s) {}
+bool dcg_sym_out_of_memory(void) { return false; }
 void dcg_sym_add_record(struct dcg_symbolizer *s, const struct dcg_rec *r) {}
 const struct dcg_symbol *dcg_sym_lookup(struct dcg_symbolizer *s,
 					dcg_u64 a) { abort(); }

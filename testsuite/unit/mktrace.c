@@ -273,21 +273,15 @@ static bool isnum(const char *v)
 	return v && v[0] >= '0' && v[0] <= '9';
 }
 
-static void rec_init(struct dcg_rec *r, unsigned int type, size_t size,
-		     dcg_u32 tid)
-{
-	r->type = type;
-	r->size = size;
-	r->tid = tid;
-}
-
 static void write_header(char **f, int n)
 {
 	struct dcg_rec_header h;
 	const char *v;
 
-	memset(&h, 0, sizeof(h));
-	rec_init(&h.r, DCG_REC_HEADER, sizeof(h), 0);
+	dcg_rec_header_fill(&h, DCG_HOST_PTRACE, DCG_MODE_STEP,
+			    num(f, n, "pid", 0),
+			    has_word(f, n, "kernel") ? DCG_HDR_KERNEL : 0,
+			    num(f, n, "start", 0));
 	v = field(f, n, "magic");
 	memcpy(h.magic, v ? v : DCG_TRACE_MAGIC, 8);
 	h.version = num(f, n, "version", 1);
@@ -299,9 +293,6 @@ static void write_header(char **f, int n)
 	h.mode = isnum(v) ? strtoul(v, NULL, 0) :
 		 !v || !strcmp(v, "step") ? DCG_MODE_STEP :
 		 !strcmp(v, "block") ? DCG_MODE_BLOCK : DCG_MODE_EMU_BLOCK;
-	h.pid = num(f, n, "pid", 0);
-	h.flags = has_word(f, n, "kernel") ? DCG_HDR_KERNEL : 0;
-	h.start_ns = num(f, n, "start", 0);
 	v = field(f, n, "comm");
 	if (v)
 		memcpy(h.comm, v, strnlen(v, sizeof(h.comm)));
@@ -325,11 +316,8 @@ static void write_map(char **f, int n)
 	struct dcg_rec_map m;
 	const char *v = field(f, n, "prot"), *path = field(f, n, "path");
 
-	memset(&m, 0, sizeof(m));
-	rec_init(&m.r, DCG_REC_MAP, 0, num(f, n, "pid", 0));
-	m.start = num(f, n, "start", 0);
-	m.end = num(f, n, "end", 0);
-	m.pgoff = num(f, n, "pgoff", 0);
+	dcg_rec_map_fill(&m, num(f, n, "pid", 0), 0, num(f, n, "start", 0),
+			 num(f, n, "end", 0), num(f, n, "pgoff", 0), 0);
 	m.prot = v ? ((strchr(v, 'r') ? 1 : 0) | (strchr(v, 'w') ? 2 : 0) |
 		      (strchr(v, 'x') ? 4 : 0)) : 5;
 	v = field(f, n, "buildid");
@@ -347,11 +335,8 @@ static void write_ksym(char **f, int n)
 	const char *type = field(f, n, "type");
 	char full[600];
 
-	memset(&k, 0, sizeof(k));
-	rec_init(&k.r, DCG_REC_KSYM, 0, 0);
-	k.addr = num(f, n, "addr", 0);
-	k.size = num(f, n, "size", 0);
-	k.type = type ? type[0] : 'T';
+	dcg_rec_ksym_fill(&k, 0, num(f, n, "addr", 0), num(f, n, "size", 0),
+			  type ? type[0] : 'T');
 	if (!name)
 		die("ksym needs %s", "name=");
 	add_name(name, k.addr);
@@ -385,15 +370,12 @@ static void write_event(const char *kind, char **f, int n)
 	struct dcg_rec_event ev;
 	dcg_u32 *d;
 
-	memset(&ev, 0, sizeof(ev));
 	cur_tid = num(f, n, "tid", cur_tid);
-	rec_init(&ev.r, DCG_REC_EVENT, sizeof(ev), cur_tid);
-	ev.ts = last_ts = num(f, n, "ts", last_ts);
-	ev.from = num(f, n, "from", 0);
-	ev.to = num(f, n, "to", 0);
+	last_ts = num(f, n, "ts", last_ts);
+	dcg_rec_event_fill(&ev, cur_tid, 0, ev_flags(field(f, n, "flags")),
+			   last_ts, num(f, n, "from", 0), num(f, n, "to", 0));
 	ev.sp = num(f, n, "sp", 0);
 	ev.cpu = num(f, n, "cpu", 0);
-	ev.flags = ev_flags(field(f, n, "flags"));
 	d = depth_of(cur_tid);
 	if (!strcmp(kind, "call") || !strcmp(kind, "async")) {
 		ev.kind = kind[0] == 'c' ? DCG_EV_CALL : DCG_EV_ASYNC;
@@ -517,14 +499,13 @@ static void write_thread(char **f, int n)
 	struct dcg_rec_thread t;
 	const char *what = field(f, n, "what"), *comm = field(f, n, "comm");
 
-	memset(&t, 0, sizeof(t));
 	cur_tid = num(f, n, "tid", cur_tid);
-	rec_init(&t.r, DCG_REC_THREAD, sizeof(t), cur_tid);
-	t.ts = last_ts = num(f, n, "ts", last_ts);
-	t.what = isnum(what) ? strtoul(what, NULL, 0) :
-		 !what || !strcmp(what, "start") ? DCG_THREAD_START :
-		 !strcmp(what, "exit") ? DCG_THREAD_EXIT : DCG_THREAD_EXEC;
-	t.pid = num(f, n, "pid", 0);
+	last_ts = num(f, n, "ts", last_ts);
+	dcg_rec_thread_fill(&t, cur_tid, last_ts,
+			    isnum(what) ? strtoul(what, NULL, 0) :
+			    !what || !strcmp(what, "start") ? DCG_THREAD_START :
+			    !strcmp(what, "exit") ? DCG_THREAD_EXIT :
+			    DCG_THREAD_EXEC, num(f, n, "pid", 0));
 	if (comm)
 		memcpy(t.comm, comm, strnlen(comm, sizeof(t.comm)));
 	put(&t, sizeof(t));
@@ -535,43 +516,39 @@ static void write_lost(char **f, int n)
 	struct dcg_rec_lost l;
 	const char *why = field(f, n, "reason");
 
-	memset(&l, 0, sizeof(l));
 	cur_tid = num(f, n, "tid", cur_tid);
-	rec_init(&l.r, DCG_REC_LOST, sizeof(l), cur_tid);
-	l.ts = last_ts = num(f, n, "ts", last_ts);
-	l.count = num(f, n, "count", 0);
-	l.reason = isnum(why) ? strtoul(why, NULL, 0) :
-		   !why || !strcmp(why, "budget") ? DCG_LOST_BUDGET :
-		   !strcmp(why, "buffer") ? DCG_LOST_BUFFER : DCG_LOST_DEPTH;
+	last_ts = num(f, n, "ts", last_ts);
+	dcg_rec_lost_fill(&l, cur_tid, last_ts, num(f, n, "count", 0),
+			  isnum(why) ? strtoul(why, NULL, 0) :
+			  !why || !strcmp(why, "budget") ? DCG_LOST_BUDGET :
+			  !strcmp(why, "buffer") ? DCG_LOST_BUFFER :
+			  DCG_LOST_DEPTH);
 	put(&l, sizeof(l));
 }
 
 static void write_switch(char **f, int n)
 {
 	struct dcg_rec_switch w;
+	dcg_u64 out_ts;
 
-	memset(&w, 0, sizeof(w));
 	cur_tid = num(f, n, "tid", cur_tid);
-	rec_init(&w.r, DCG_REC_SWITCH, sizeof(w), cur_tid);
-	w.out_ts = num(f, n, "out", last_ts);
-	w.in_ts = last_ts = num(f, n, "in", w.out_ts);
-	w.at = num(f, n, "at", 0);
-	w.out_cpu = num(f, n, "outcpu", 0);
-	w.in_cpu = num(f, n, "incpu", 0);
+	out_ts = num(f, n, "out", last_ts);
+	last_ts = num(f, n, "in", out_ts);
+	dcg_rec_switch_fill(&w, cur_tid, out_ts, num(f, n, "outcpu", 0),
+			    last_ts, num(f, n, "incpu", 0), num(f, n, "at", 0));
 	put(&w, sizeof(w));
 }
 
 static void write_irq(char **f, int n)
 {
 	struct dcg_rec_irq q;
+	dcg_u64 start_ts;
 
-	memset(&q, 0, sizeof(q));
 	cur_tid = num(f, n, "tid", cur_tid);
-	rec_init(&q.r, DCG_REC_IRQ, sizeof(q), cur_tid);
-	q.start_ts = num(f, n, "start", last_ts);
-	q.end_ts = last_ts = num(f, n, "end", q.start_ts);
-	q.ip = num(f, n, "ip", 0);
-	q.cpu = num(f, n, "cpu", 0);
+	start_ts = num(f, n, "start", last_ts);
+	last_ts = num(f, n, "end", start_ts);
+	dcg_rec_irq_fill(&q, cur_tid, start_ts, last_ts, num(f, n, "ip", 0),
+			 num(f, n, "cpu", 0));
 	q.timer = num(f, n, "timer", 0);
 	q.ipi = num(f, n, "ipi", 0);
 	q.device = num(f, n, "device", 0);
@@ -586,8 +563,7 @@ static void write_stats(char **f, int n)
 {
 	struct dcg_rec_stats s;
 
-	memset(&s, 0, sizeof(s));
-	rec_init(&s.r, DCG_REC_STATS, sizeof(s), 0);
+	dcg_rec_stats_fill(&s);
 	s.stops = num(f, n, "stops", 0);
 	s.produced = num(f, n, "produced", 0);
 	s.written = num(f, n, "written", 0);
@@ -601,11 +577,8 @@ static void write_edge(char **f, int n)
 {
 	struct dcg_rec_edge e;
 
-	memset(&e, 0, sizeof(e));
-	rec_init(&e.r, DCG_REC_EDGE, sizeof(e), 0);
-	e.caller = num(f, n, "caller", 0);
-	e.callee = num(f, n, "callee", 0);
-	e.count = num(f, n, "count", 0);
+	dcg_rec_edge_fill(&e, num(f, n, "caller", 0), num(f, n, "callee", 0),
+			  num(f, n, "count", 0));
 	put(&e, sizeof(e));
 }
 
@@ -619,7 +592,7 @@ static void write_raw(char **f, int n)
 	memset(body, 0, sizeof(body));
 	if (hex)
 		blen = hex_bytes(hex, body, sizeof(body));
-	rec_init(&r, num(f, n, "type", 0), size, num(f, n, "tid", 0));
+	dcg_rec_init(&r, num(f, n, "type", 0), size, num(f, n, "tid", 0));
 	put(&r, sizeof(r));
 	pad = size > 8 ? size - 8 : 0;
 	if (pad > sizeof(body))
@@ -734,7 +707,7 @@ static void synthetic(unsigned long long events, unsigned int leaves)
 		one_line(line);
 	}
 	memset(&ev, 0, sizeof(ev));
-	rec_init(&ev.r, DCG_REC_EVENT, sizeof(ev), 1);
+	dcg_rec_init(&ev.r, DCG_REC_EVENT, sizeof(ev), 1);
 	/* root stays open; each round: mid -> leaf -> ret -> ret (4 events) */
 	ev.kind = DCG_EV_CALL;
 	ev.flags = DCG_EVF_ROOT;

@@ -44,12 +44,8 @@ union rec {
 static void event(union rec *r, unsigned int kind, unsigned int flags,
 		  dcg_u64 to)
 {
-	memset(r, 0xaa, sizeof(*r));
-	r->e.r.type = DCG_REC_EVENT;
-	r->e.r.size = sizeof(r->e);
-	r->e.kind = kind;
-	r->e.flags = flags;
-	r->e.to = to;
+	memset(r, 0xaa, sizeof(*r));	/* the block's bytes: not zero */
+	dcg_rec_event_fill(&r->e, 0, kind, flags, 0, 0, to);
 }
 
 static const struct dcg_ev_args *block(const union rec *r)

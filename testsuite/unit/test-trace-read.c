@@ -28,9 +28,7 @@ static void *add(unsigned int type, size_t size, dcg_u32 tid)
 	struct dcg_rec *r = (void *)(buf.b + len);
 
 	memset(r, 0, size);
-	r->type = type;
-	r->size = size;
-	r->tid = tid;
+	dcg_rec_init(r, type, size, tid);
 	len += size;
 	return r;
 }
@@ -39,11 +37,7 @@ static void add_header(void)
 {
 	struct dcg_rec_header *h = add(DCG_REC_HEADER, sizeof(*h), 0);
 
-	memcpy(h->magic, DCG_TRACE_MAGIC, 8);
-	h->version = DCG_TRACE_VERSION;
-	h->host = DCG_HOST_PTRACE;
-	h->mode = DCG_MODE_STEP;
-	h->start_ns = 1000;
+	dcg_rec_header_fill(h, DCG_HOST_PTRACE, DCG_MODE_STEP, 0, 0, 1000);
 	memcpy(h->comm, "unit", 4);
 }
 
@@ -51,7 +45,7 @@ static void add_event(unsigned int kind, dcg_u32 depth)
 {
 	struct dcg_rec_event *ev = add(DCG_REC_EVENT, sizeof(*ev), 7);
 
-	ev->kind = kind;
+	dcg_rec_event_fill(ev, 7, kind, 0, 0, 0, 0);
 	ev->depth = depth;
 }
 
@@ -59,8 +53,7 @@ static void add_lost(dcg_u64 count, unsigned int reason)
 {
 	struct dcg_rec_lost *l = add(DCG_REC_LOST, sizeof(*l), 7);
 
-	l->count = count;
-	l->reason = reason;
+	dcg_rec_lost_fill(l, 7, 0, count, reason);
 }
 
 static void add_map(const char *path)
@@ -68,8 +61,7 @@ static void add_map(const char *path)
 	size_t size = (sizeof(struct dcg_rec_map) + strlen(path) + 1 + 7) & ~7ul;
 	struct dcg_rec_map *m = add(DCG_REC_MAP, size, 7);
 
-	m->start = 0x400000;
-	m->end = 0x401000;
+	dcg_rec_map_fill(m, 7, size, 0x400000, 0x401000, 0, 0);
 	strcpy((char *)(m + 1), path);
 }
 

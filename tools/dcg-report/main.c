@@ -35,37 +35,6 @@ static const struct view *const views[] = {
 	&view_flame,
 };
 
-void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p) {
-		fputs("dcg-report: out of memory\n", stderr);
-		exit(1);
-	}
-	return p;
-}
-
-void *xmalloc(size_t n)
-{
-	return xrealloc(NULL, n);
-}
-
-void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size ? size : 1);
-
-	if (!p) {
-		fputs("dcg-report: out of memory\n", stderr);
-		exit(1);
-	}
-	return p;
-}
-
-char *xstrdup(const char *s)
-{
-	return strcpy(xmalloc(strlen(s) + 1), s);
-}
-
 static void usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 
@@ -73,11 +42,9 @@ static void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("dcg-report: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vusage_error(dcg_progname, fmt, ap);
 	va_end(ap);
-	fputs(" (see dcg-report --help)\n", stderr);
 	exit(2);
 }
 
@@ -143,12 +110,9 @@ static void usage(void)
 
 static dcg_u64 parse_num(const char *opt, const char *arg)
 {
-	char *end;
-	unsigned long long v;
+	dcg_u64 v;
 
-	errno = 0;
-	v = strtoull(arg, &end, 0);
-	if (errno || end == arg || *end || arg[0] == '-')
+	if (!dcg_parse_u64(arg, 0, &v))
 		usage_error("%s: not a number: '%s'", opt, arg);
 	return v;
 }
@@ -237,6 +201,135 @@ static void add_debug_dirs(struct options *o, const char *arg)
 	o->sym.debuginfo_path = all;	/* lives as long as the process */
 }
 
+/* A non-option: the view first, then the trace, then diff's B. */
+static void take_operand(struct options *o, const char *arg)
+{
+	if (!o->view)
+		o->view = arg;
+	else if (!o->input)
+		o->input = arg;
+	else if (!o->input2)
+		o->input2 = arg;	/* diff's B */
+	else
+		usage_error("unexpected argument '%s'", arg);
+}
+
+static int parse_cost(const char *arg)
+{
+	if (!strcmp(arg, "insns"))
+		return COST_INSNS;
+	if (!strcmp(arg, "time"))
+		return COST_TIME;
+	usage_error("--cost: '%s' is neither insns nor time", arg);
+}
+
+/* --retval, --retval PRED: a next word that starts like one is PRED. */
+static void take_retval(struct options *o, const char *arg, int argc,
+			char **argv)
+{
+	o->retval = 1;
+	if (!arg && optind < argc && argv[optind][0] &&
+	    strchr("<>=!", argv[optind][0]))
+		arg = argv[optind++];
+	if (arg && !retval_parse(o, arg))
+		usage_error("--retval: '%s' is not a predicate (<N, <=N, >N, >=N, ==N or !=N)",
+			    arg);
+}
+
+/* What is shown: threads, functions, depth, time. */
+static bool take_filter(struct options *o, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_TID:		parse_tids(o, arg); break;
+	case OPT_INCLUDE:
+		add_glob(o->include, &o->ninclude, "--include", arg);
+		break;
+	case OPT_EXCLUDE:
+		add_glob(o->exclude, &o->nexclude, "--exclude", arg);
+		break;
+	case OPT_DEPTH:
+		o->max_depth = parse_num("--depth", arg);
+		if (!o->max_depth)
+			usage_error("--depth: must be at least 1");
+		break;
+	case OPT_MINDUR:
+		o->min_duration = parse_num("--min-duration", arg);
+		break;
+	case OPT_FROM:
+		o->from = parse_num("--from", arg);
+		o->have_from = true;
+		break;
+	case OPT_TO:
+		o->to = parse_num("--to", arg);
+		o->have_to = true;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* How the views print: their switches and the names' sources. */
+static bool take_format(struct options *o, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_VIEW:		o->view = arg; break;
+	case 'o':		o->output = arg; break;
+	case OPT_THRESHOLD:	o->threshold = parse_num("--threshold", arg); break;
+	case OPT_SVG:		o->svg = true; break;
+	case OPT_SPEEDSCOPE:	o->speedscope = true; break;
+	case OPT_CALLS:		o->folded_calls = true; break;
+	case OPT_COST:		o->cost = parse_cost(arg); break;
+	case OPT_MAXSIZE:
+		o->max_size = parse_num("--max-size", arg);
+		if (o->max_size < 4096)
+			usage_error("--max-size: at least 4096 bytes");
+		break;
+	case OPT_SHOWPLT:	o->show_plt = true; break;
+	case OPT_RAW:		o->raw = true; break;
+	case OPT_ARGS:		o->args = 1; break;
+	case OPT_NOARGS:	o->args = 0; break;
+	case OPT_NORETVAL:	o->retval = 0; break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+static bool take_symbols(struct options *o, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_SRCLINE:	o->sym.srcline = true; break;
+	case OPT_INLINE:	o->sym.inlines = true; break;
+	case OPT_MANGLED:	o->sym.mangled = true; break;
+	case OPT_KALLSYMS:	o->sym.kallsyms = arg; break;
+	case OPT_SYSMAP:	o->sym.system_map = arg; break;
+	case OPT_VMLINUX:	o->sym.vmlinux = arg; break;
+	case OPT_DEBUGINFO:	add_debug_dirs(o, arg); break;
+	case OPT_SYSROOT:	o->sym.sysroot = arg; break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+static void take_option(struct options *o, int c, int argc, char **argv)
+{
+	if (take_filter(o, c, optarg) || take_format(o, c, optarg) ||
+	    take_symbols(o, c, optarg))
+		return;
+	switch (c) {
+	case OPT_RETVAL:	take_retval(o, optarg, argc, argv); break;
+	case 'h':		usage(); exit(0);
+	case 'V':
+	case OPT_VERSION:	puts("dcg-report " PACKAGE_VERSION); exit(0);
+	case ':':
+		usage_error("option '%s' needs a value", bad_option(argv));
+	default:
+		usage_error("unknown option '%s'", bad_option(argv));
+	}
+}
+
 static void parse_args(struct options *o, int argc, char **argv)
 {
 	int c;
@@ -246,98 +339,10 @@ static void parse_args(struct options *o, int argc, char **argv)
 	opterr = 0;		/* one message, ours */
 	while ((c = getopt_long(argc, argv, "+:o:hV", longopts, NULL)) != -1 ||
 	       optind < argc) {
-		if (c == -1) {
-			/* a non-option: the view first, then the file */
-			const char *arg = argv[optind++];
-
-			if (!o->view)
-				o->view = arg;
-			else if (!o->input)
-				o->input = arg;
-			else if (!o->input2)
-				o->input2 = arg;	/* diff's B */
-			else
-				usage_error("unexpected argument '%s'", arg);
-			continue;
-		}
-		switch (c) {
-		case OPT_VIEW:		o->view = optarg; break;
-		case 'o':		o->output = optarg; break;
-		case OPT_TID:		parse_tids(o, optarg); break;
-		case OPT_INCLUDE:
-			add_glob(o->include, &o->ninclude, "--include", optarg);
-			break;
-		case OPT_EXCLUDE:
-			add_glob(o->exclude, &o->nexclude, "--exclude", optarg);
-			break;
-		case OPT_DEPTH:
-			o->max_depth = parse_num("--depth", optarg);
-			if (!o->max_depth)
-				usage_error("--depth: must be at least 1");
-			break;
-		case OPT_MINDUR:
-			o->min_duration = parse_num("--min-duration", optarg);
-			break;
-		case OPT_FROM:
-			o->from = parse_num("--from", optarg);
-			o->have_from = true;
-			break;
-		case OPT_TO:
-			o->to = parse_num("--to", optarg);
-			o->have_to = true;
-			break;
-		case OPT_THRESHOLD:
-			o->threshold = parse_num("--threshold", optarg);
-			break;
-		case OPT_SVG:		o->svg = true; break;
-		case OPT_SPEEDSCOPE:	o->speedscope = true; break;
-		case OPT_CALLS:		o->folded_calls = true; break;
-		case OPT_COST:
-			if (!strcmp(optarg, "insns"))
-				o->cost = COST_INSNS;
-			else if (!strcmp(optarg, "time"))
-				o->cost = COST_TIME;
-			else
-				usage_error("--cost: '%s' is neither insns nor time",
-					    optarg);
-			break;
-		case OPT_MAXSIZE:
-			o->max_size = parse_num("--max-size", optarg);
-			if (o->max_size < 4096)
-				usage_error("--max-size: at least 4096 bytes");
-			break;
-		case OPT_SRCLINE:	o->sym.srcline = true; break;
-		case OPT_INLINE:	o->sym.inlines = true; break;
-		case OPT_MANGLED:	o->sym.mangled = true; break;
-		case OPT_SHOWPLT:	o->show_plt = true; break;
-		case OPT_KALLSYMS:	o->sym.kallsyms = optarg; break;
-		case OPT_SYSMAP:	o->sym.system_map = optarg; break;
-		case OPT_VMLINUX:	o->sym.vmlinux = optarg; break;
-		case OPT_DEBUGINFO:	add_debug_dirs(o, optarg); break;
-		case OPT_SYSROOT:	o->sym.sysroot = optarg; break;
-		case OPT_RAW:		o->raw = true; break;
-		case OPT_ARGS:		o->args = 1; break;
-		case OPT_NOARGS:	o->args = 0; break;
-		case OPT_NORETVAL:	o->retval = 0; break;
-		case OPT_RETVAL:
-			o->retval = 1;
-			/* "--retval PRED": a next word that starts like one */
-			if (!optarg && optind < argc && argv[optind][0] &&
-			    strchr("<>=!", argv[optind][0]))
-				optarg = argv[optind++];
-			if (optarg && !retval_parse(o, optarg))
-				usage_error("--retval: '%s' is not a predicate (<N, <=N, >N, >=N, ==N or !=N)",
-					    optarg);
-			break;
-		case 'h':		usage(); exit(0);
-		case 'V':
-		case OPT_VERSION:	puts("dcg-report " PACKAGE_VERSION); exit(0);
-		case ':':
-			usage_error("option '%s' needs a value",
-				    bad_option(argv));
-		default:
-			usage_error("unknown option '%s'", bad_option(argv));
-		}
+		if (c == -1)
+			take_operand(o, argv[optind++]);
+		else
+			take_option(o, c, argc, argv);
 	}
 	if (!o->view)
 		usage_error("no view given");
@@ -365,58 +370,38 @@ const char *flag_names(unsigned int flags, const char *sep, char *buf,
 	return buf;
 }
 
-/* Name of the function an address lies in, with +0xoff if not at entry. */
-const char *func_name(struct report *rp, dcg_u64 addr)
-{
-	static char buf[4][1024];
-	static unsigned int k;
-	char *b = buf[k++ % 4];
+_Static_assert(sizeof(struct name_buf) >= DCG_NAME_LEN,
+	       "a name_buf holds a function's name");
 
-	if (!addr)
-		return "[unknown]";
-	if (addr == LAZY_BINDING_ADDR)
-		return "[lazy binding]";
-	if (!rp->sym) {
-		snprintf(b, sizeof(buf[0]), "0x%llx", (unsigned long long)addr);
-		return b;
-	}
-	return dcg_sym_format(dcg_sym_lookup(rp->sym, addr), b, sizeof(buf[0]));
+const char *func_name(struct report *rp, dcg_u64 addr, struct name_buf *b)
+{
+	return dcg_func_name(rp->sym, addr, b->s);
 }
 
-/* Name of the function containing an address, without offset. */
-const char *func_base_name(struct report *rp, dcg_u64 addr)
+const char *func_base_name(struct report *rp, dcg_u64 addr,
+			   struct name_buf *b)
 {
-	if (!addr)
-		return "[unknown]";
-	if (!rp->sym || addr == LAZY_BINDING_ADDR)
-		return func_name(rp, addr);
-	return dcg_sym_lookup(rp->sym, addr)->func;
+	return dcg_func_base_name(rp->sym, addr, b->s);
 }
 
-/*
- * A PLT stub (the symbolizer names it "func@plt" from the relocation it
- * jumps through).  Its own jump to the target comes next in the trace
- * as a tail call.
- */
 bool func_is_plt_stub(struct report *rp, dcg_u64 addr)
 {
-	if (!rp->sym || addr <= LAZY_BINDING_ADDR)
-		return false;
-	return dcg_sym_lookup(rp->sym, addr)->plt;
+	return dcg_func_is_plt_stub(rp->sym, addr);
 }
 
-const char *node_name(struct report *rp, const struct node *n)
+const char *node_name(struct report *rp, const struct node *n,
+		      struct name_buf *b)
 {
-	static char buf[1100];
+	struct name_buf fn;
 
 	if (n->span > 1) {
-		snprintf(buf, sizeof(buf), "[unknown] [%u frames]", n->span);
-		return buf;
+		snprintf(b->s, sizeof(b->s), "[unknown] [%u frames]", n->span);
+		return b->s;
 	}
 	if (!n->async)
-		return func_name(rp, n->func);
-	snprintf(buf, sizeof(buf), "%s [async]", func_name(rp, n->func));
-	return buf;
+		return func_name(rp, n->func, b);
+	snprintf(b->s, sizeof(b->s), "%s [async]", func_name(rp, n->func, &fn));
+	return b->s;
 }
 
 /*
@@ -431,37 +416,6 @@ void indent(struct report *rp, dcg_u32 depth)
 		return;
 	}
 	fprintf(rp->out, "%*s[depth %u] ", 2 * (INDENT_LEVELS - 1), "", depth);
-}
-
-void json_string(FILE *f, const char *s)
-{
-	putc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			putc(c, f);
-	}
-	putc('"', f);
-}
-
-void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	putc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			putc('"', f);
-		putc(*s, f);
-	}
-	putc('"', f);
 }
 
 /* The lines every text view ends with: what was dropped or made up. */
@@ -597,19 +551,19 @@ void note_dropped(struct report *rp)
 	if (r->have_stats && r->stats.dropped > n)
 		n = r->stats.dropped;
 	if (n)
-		fprintf(stderr, "dcg-report: %s: dropped: %llu events\n",
+		dcg_warn("%s: dropped: %llu events",
 			r->name, (unsigned long long)n);
 	if (r->unknown)
-		fprintf(stderr,
-			"dcg-report: %s: skipped %llu records of unknown type\n",
+		dcg_warn(
+			"%s: skipped %llu records of unknown type",
 			r->name, (unsigned long long)r->unknown);
 	if (rp->ws.backwards)
-		fprintf(stderr,
-			"dcg-report: %s: timestamps out of order: %llu events\n",
+		dcg_warn(
+			"%s: timestamps out of order: %llu events",
 			r->name, (unsigned long long)rp->ws.backwards);
 	if (rp->ws.unmatched || rp->ws.resync || rp->ws.unfinished)
-		fprintf(stderr,
-			"dcg-report: %s: unmatched returns: %llu, depth resyncs: %llu, unfinished calls: %llu\n",
+		dcg_warn(
+			"%s: unmatched returns: %llu, depth resyncs: %llu, unfinished calls: %llu",
 			r->name, (unsigned long long)rp->ws.unmatched,
 			(unsigned long long)rp->ws.resync,
 			(unsigned long long)rp->ws.unfinished);
@@ -619,7 +573,7 @@ static int bad_trace(struct report *rp)
 {
 	if (rp->out)
 		fflush(rp->out);
-	fprintf(stderr, "dcg-report: %s\n", dcg_reader_error(&rp->rd));
+	dcg_warn("%s", dcg_reader_error(&rp->rd));
 	return 2;
 }
 
@@ -686,7 +640,7 @@ static int open_output(struct report *rp)
 							    "chrome"))) {
 		rp->out = fopen(rp->o->output, "w");
 		if (!rp->out) {
-			fprintf(stderr, "dcg-report: %s: %s\n", rp->o->output,
+			dcg_warn("%s: %s", rp->o->output,
 				strerror(errno));
 			return -1;
 		}
@@ -710,12 +664,12 @@ int report_load(struct report *rp, const char *path)
 	if (!rp->o->raw) {
 		rp->sym = dcg_sym_new(&rp->o->sym, err, sizeof(err));
 		if (!rp->sym) {
-			fprintf(stderr, "dcg-report: %s\n", err);
-			return 2;
+			dcg_warn("%s", err);
+			return dcg_sym_out_of_memory() ? 1 : 2;
 		}
 	}
 	if (dcg_reader_open(&rp->rd, path) < 0) {
-		fprintf(stderr, "dcg-report: %s\n", dcg_reader_error(&rp->rd));
+		dcg_warn("%s", dcg_reader_error(&rp->rd));
 		return 2;
 	}
 	if (!rp->view->aggregate && dcg_reader_seekable(&rp->rd)) {
@@ -729,7 +683,7 @@ int report_load(struct report *rp, const char *path)
 	rp->start_ns = rp->rd.header.start_ns;
 	/* a filter that could only ever show nothing is a mistake */
 	if (rp->o->ret_filter && !dcg_reader_has_args(&rp->rd)) {
-		fprintf(stderr, "dcg-report: %s: --retval PRED: the trace has no return values (format version %u)\n",
+		dcg_warn("%s: --retval PRED: the trace has no return values (format version %u)",
 			rp->rd.name, rp->rd.header.version);
 		return 2;
 	}
@@ -751,8 +705,8 @@ int report_load(struct report *rp, const char *path)
 /* Every producer ends a trace with STATS: without it, it was cut. */
 int report_incomplete(struct report *rp)
 {
-	fprintf(stderr,
-		"dcg-report: %s: trace is incomplete: no end record (%llu events read)\n",
+	dcg_warn(
+		"%s: trace is incomplete: no end record (%llu events read)",
 		rp->rd.name, (unsigned long long)rp->rd.count[DCG_REC_EVENT]);
 	return 3;
 }
@@ -768,36 +722,46 @@ void report_free(struct report *rp)
 	dcg_reader_close(&rp->rd);
 }
 
+/* The view the command line names, and what it asks of the options. */
+static const struct view *pick_view(struct options *o)
+{
+	const struct view *v = NULL;
+	size_t i;
+
+	for (i = 0; i < DCG_ARRAY_SIZE(views); i++)
+		if (!strcmp(views[i]->name, o->view))
+			v = views[i];
+	if (!v)
+		usage_error("unknown view '%s'", o->view);
+	if (v->wants_srcline && !o->sym.srcline) {
+		o->sym.srcline = true;
+		o->sym.srcline_implied = true;
+	}
+	if (o->input2 && !v->second_input)
+		usage_error("unexpected argument '%s'", o->input2);
+	if (!o->input2 && v->second_input)
+		usage_error("%s: two trace files are needed", o->view);
+	if (o->input2 && !strcmp(o->input, "-") && !strcmp(o->input2, "-"))
+		usage_error("%s: standard input can be only one of the traces",
+			    o->view);
+	return v;
+}
+
 int main(int argc, char **argv)
 {
 	static struct options o;
 	static struct report rp;
-	size_t i;
 	int rc;
 
+	dcg_progname = "dcg-report";
 	parse_args(&o, argc, argv);
 	rp.o = &o;
-	for (i = 0; i < DCG_ARRAY_SIZE(views); i++)
-		if (!strcmp(views[i]->name, o.view))
-			rp.view = views[i];
-	if (!rp.view)
-		usage_error("unknown view '%s'", o.view);
-	if (rp.view->wants_srcline && !o.sym.srcline) {
-		o.sym.srcline = true;
-		o.sym.srcline_implied = true;
-	}
-	if (o.input2 && !rp.view->second_input)
-		usage_error("unexpected argument '%s'", o.input2);
-	if (!o.input2 && rp.view->second_input)
-		usage_error("%s: two trace files are needed", o.view);
-	if (o.input2 && !strcmp(o.input, "-") && !strcmp(o.input2, "-"))
-		usage_error("%s: standard input can be only one of the traces",
-			    o.view);
+	rp.view = pick_view(&o);
 	rc = report_load(&rp, o.input);
 	if (rc)
 		return rc;
 	if (o.cost == COST_INSNS && !have_insns(&rp)) {
-		fprintf(stderr, "dcg-report: --cost insns: %s is a version 1 trace, without instruction counts\n",
+		dcg_warn("--cost insns: %s is a version 1 trace, without instruction counts",
 			o.input);
 		return 2;
 	}
@@ -807,11 +771,15 @@ int main(int argc, char **argv)
 		return 2;	/* -o FILE cannot be created */
 	rc = rp.view->finish ? rp.view->finish(&rp) : 0;
 	if (fflush(rp.out) || ferror(rp.out)) {
-		fprintf(stderr, "dcg-report: write error: %s\n", strerror(errno));
+		dcg_warn("write error: %s", strerror(errno));
 		rc = 1;
 	}
 	if ((!rc || rc == 3) && !rp.rd.have_stats)
 		rc = report_incomplete(&rp);
+	if (dcg_sym_out_of_memory()) {
+		dcg_warn("out of memory: names that could not be kept read [out of memory]");
+		rc = 1;
+	}
 	if (rp.out != stdout)
 		fclose(rp.out);
 	report_free(&rp);

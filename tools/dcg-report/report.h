@@ -17,6 +17,8 @@
 #include "dcg_event.h"
 #include "trace_read.h"
 #include "symbolize.h"
+#include "names.h"
+#include "util.h"
 
 #define MAX_GLOBS 32
 
@@ -354,18 +356,26 @@ struct func_table {
 void func_table_build(struct report *rp, struct func_table *ft);
 void func_table_free(struct func_table *ft);
 
-/* main.c: names and output helpers shared by the views */
-const char *func_name(struct report *rp, dcg_u64 addr);	/* with +off */
-const char *func_base_name(struct report *rp, dcg_u64 addr);	/* no off */
+/*
+ * main.c: names and output helpers shared by the views.  A name is
+ * written into the caller's struct name_buf (a function's name cut at
+ * DCG_NAME_LEN, a node's with its " [async]" or frames suffix), so
+ * that any number of them can be live at once.
+ */
+struct name_buf {
+	char s[1100];
+};
+/* with +0xOFF when @addr is not the function's entry */
+const char *func_name(struct report *rp, dcg_u64 addr, struct name_buf *b);
+/* without the offset */
+const char *func_base_name(struct report *rp, dcg_u64 addr,
+			   struct name_buf *b);
 bool func_is_plt_stub(struct report *rp, dcg_u64 addr);
 
-/*
- * The node that stands for the dynamic linker's lazy binding under a
- * folded PLT call (walk.c): no function lies at address 1, and the name
- * functions above give "[lazy binding]" for it.
- */
-#define LAZY_BINDING_ADDR	1
-const char *node_name(struct report *rp, const struct node *n);
+/* The lazy binding node of folded PLT calls (walk.c): names.h. */
+#define LAZY_BINDING_ADDR	DCG_LAZY_BINDING_ADDR
+const char *node_name(struct report *rp, const struct node *n,
+		      struct name_buf *b);
 void print_footer(struct report *rp, const char *prefix);
 /* the cost views weigh by: true for instructions, false for time */
 bool cost_insns(const struct report *rp);
@@ -389,12 +399,6 @@ void note_dropped(struct report *rp);	/* stderr, for machine formats */
 int report_load(struct report *rp, const char *path);
 int report_incomplete(struct report *rp);	/* the line; returns 3 */
 void report_free(struct report *rp);
-void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t size);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
-void json_string(FILE *f, const char *s);
-void csv_field(FILE *f, const char *s);
 const char *flag_names(unsigned int flags, const char *sep, char *buf,
 		       size_t len);
 

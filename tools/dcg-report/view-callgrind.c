@@ -412,10 +412,11 @@ static void put_function(struct report *rp, const struct func_table *ft,
 	struct node n = { .func = fs->func, .async = fs->async };
 	const struct line_group *g;
 	struct srcpos fp, cp, sp;
+	struct name_buf nb;
 	FILE *f = rp->out;
 
 	srcpos_of(rp, fs->func, &fp);
-	fprintf(f, "fl=%s\nfn=%s\n%lu ", fp.file, node_name(rp, &n), fp.line);
+	fprintf(f, "fl=%s\nfn=%s\n%lu ", fp.file, node_name(rp, &n, &nb), fp.line);
 	put_costs(rp, entry_ir(pl, ft, i), fs->self_ns);
 	g = pl->lines ? group_of(pl, fs->func) : NULL;
 	if (g && g->owner == i)
@@ -432,7 +433,7 @@ static void put_function(struct report *rp, const struct func_table *ft,
 		if (other)
 			fprintf(f, "fi=%s\n", sp.file);
 		fprintf(f, "cfl=%s\ncfn=%s\ncalls=%llu %lu\n%lu ", cp.file,
-			node_name(rp, &cn), (unsigned long long)e->calls,
+			node_name(rp, &cn, &nb), (unsigned long long)e->calls,
 			cp.line, sp.line ? sp.line : fp.line);
 		put_costs(rp, e->all_insns, e->all_ns);
 		if (other)

@@ -38,7 +38,7 @@ static void open_part(struct report *rp, struct chrome *c)
 		snprintf(name, sizeof(name), "%s.%u.json", c->base, ++c->fileno);
 		c->f = fopen(name, "w");
 		if (!c->f) {
-			fprintf(stderr, "dcg-report: %s: %s\n", name,
+			dcg_warn("%s: %s", name,
 				strerror(errno));
 			exit(1);
 		}
@@ -47,7 +47,7 @@ static void open_part(struct report *rp, struct chrome *c)
 	}
 	fprintf(c->f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"pid\":%u,\"comm\":",
 		rp->rd.header.pid);
-	json_string(c->f, comm);
+	dcg_put_json(c->f, comm);
 	fputs(",\"note\":\"times include tracing overhead\"},\"traceEvents\":[",
 	      c->f);
 	n = ftell(c->f);
@@ -68,7 +68,7 @@ static void put_name(struct chrome *c, const char *what, dcg_u32 pid,
 	if (tid)
 		fprintf(c->f, "\"tid\":%u,", tid);
 	fputs("\"args\":{\"name\":", c->f);
-	json_string(c->f, name);
+	dcg_put_json(c->f, name);
 	fputs("}}", c->f);
 	c->first = false;
 }
@@ -99,7 +99,7 @@ static void close_part(struct report *rp, struct chrome *c)
 	put_names(rp, c);
 	fputs("\n]}\n", c->f);
 	if (c->f != rp->out && fclose(c->f)) {
-		fprintf(stderr, "dcg-report: write error: %s\n", strerror(errno));
+		dcg_warn("write error: %s", strerror(errno));
 		exit(1);
 	}
 }
@@ -112,7 +112,7 @@ static int start(struct report *rp)
 
 	if (rp->o->max_size) {
 		if (!o) {
-			fprintf(stderr, "dcg-report: --max-size needs -o FILE\n");
+			dcg_warn("--max-size needs -o FILE");
 			return -1;
 		}
 		n = strlen(o);
@@ -177,16 +177,16 @@ static void put_args(struct report *rp, FILE *f, const struct frame *fr)
 		for (i = 0; i < n; i++) {
 			if (i)
 				putc(',', f);
-			json_string(f, a[i].name);
+			dcg_put_json(f, a[i].name);
 			putc(':', f);
-			json_string(f, a[i].value);
+			dcg_put_json(f, a[i].value);
 		}
 		putc('}', f);
 		args_free(a, n);
 	}
 	if (retval_text(rp, fr, rv, sizeof(rv))) {
 		fputs(",\"retval\":", f);
-		json_string(f, rv);
+		dcg_put_json(f, rv);
 	}
 }
 
@@ -196,7 +196,9 @@ static void leave(struct report *rp, struct thread *t, struct frame *fr,
 {
 	struct chrome *c = rp->view_data;
 	dcg_u64 dur = end_ts >= fr->ev.ts ? end_ts - fr->ev.ts : 0;
-	const char *name = fr->placeholder ? "[unknown]" : func_name(rp, fr->ev.to);
+	struct name_buf nb;
+	const char *name = fr->placeholder ? "[unknown]" :
+			   func_name(rp, fr->ev.to, &nb);
 	long pos;
 	FILE *f;
 
@@ -205,7 +207,7 @@ static void leave(struct report *rp, struct thread *t, struct frame *fr,
 	f = c->f;
 	pos = ftell(f);
 	fputs("{\"name\":", f);
-	json_string(f, name);
+	dcg_put_json(f, name);
 	fprintf(f, ",\"cat\":\"%s\",\"ph\":\"X\"",
 		fr->ev.kind == DCG_EV_ASYNC ? "async" :
 		fr->ev.kind == DCG_EV_TAILCALL ? "tailcall" : "call");
@@ -225,13 +227,14 @@ static void orphan(struct report *rp, struct thread *t,
 		   const struct dcg_rec_event *ev)
 {
 	struct chrome *c = rp->view_data;
-	const char *name = func_base_name(rp, ev->from);
+	struct name_buf nb;
+	const char *name = func_base_name(rp, ev->from, &nb);
 	long pos;
 
 	event_start(rp, c, 250 + 6 * strlen(name));
 	pos = ftell(c->f);
 	fputs("{\"name\":", c->f);
-	json_string(c->f, name);
+	dcg_put_json(c->f, name);
 	fputs(",\"cat\":\"unmatched\",\"ph\":\"i\",\"s\":\"t\"", c->f);
 	put_us(c->f, "ts", rel_ts(rp, ev->ts));
 	fprintf(c->f, ",\"pid\":%u,\"tid\":%u}", rp->rd.header.pid, t->tid);

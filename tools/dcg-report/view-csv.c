@@ -47,7 +47,7 @@ static void csv_args(struct report *rp, const struct line *l)
 		a[n - 1] = '\0';
 		inner = a + 1;
 	}
-	csv_field(rp->out, inner);
+	dcg_put_csv(rp->out, inner);
 	free(a);
 }
 
@@ -57,7 +57,7 @@ static void csv_retval(struct report *rp, const struct line *l)
 
 	putc(',', rp->out);
 	if (l->ret && retval_text(rp, l->ret, rv, sizeof(rv)))
-		csv_field(rp->out, rv);
+		dcg_put_csv(rp->out, rv);
 }
 
 static void jsonl_args(struct report *rp, const struct line *l)
@@ -72,9 +72,9 @@ static void jsonl_args(struct report *rp, const struct line *l)
 		fputs(",\"args\":[", rp->out);
 		for (i = 0; i < n; i++) {
 			fputs(i ? ",{\"name\":" : "{\"name\":", rp->out);
-			json_string(rp->out, a[i].name);
+			dcg_put_json(rp->out, a[i].name);
 			fputs(",\"value\":", rp->out);
-			json_string(rp->out, a[i].value);
+			dcg_put_json(rp->out, a[i].value);
 			putc('}', rp->out);
 		}
 		putc(']', rp->out);
@@ -84,7 +84,7 @@ static void jsonl_args(struct report *rp, const struct line *l)
 	}
 	if (l->ret && retval_text(rp, l->ret, rv, sizeof(rv))) {
 		fputs(",\"retval\":", rp->out);
-		json_string(rp->out, rv);
+		dcg_put_json(rp->out, rv);
 	}
 }
 
@@ -97,9 +97,9 @@ static void csv_line(struct report *rp, const struct line *l)
 		(unsigned long long)l->seq, dcg_ev_kind_name(l->ev->kind),
 		l->ev->depth, (unsigned long long)l->ev->from,
 		(unsigned long long)l->ev->to);
-	csv_field(f, l->caller);
+	dcg_put_csv(f, l->caller);
 	putc(',', f);
-	csv_field(f, l->callee);
+	dcg_put_csv(f, l->callee);
 	fprintf(f, ",%s,%llu", flag_names(l->ev->flags, "|", flags,
 					  sizeof(flags)),
 		(unsigned long long)rel_ts(rp, l->ev->ts));
@@ -122,11 +122,11 @@ static void jsonl_line(struct report *rp, const struct line *l)
 		(unsigned long long)l->seq, dcg_ev_kind_name(l->ev->kind),
 		l->ev->depth, (unsigned long long)l->ev->from,
 		(unsigned long long)l->ev->to);
-	json_string(f, l->caller);
+	dcg_put_json(f, l->caller);
 	fputs(",\"callee\":", f);
-	json_string(f, l->callee);
+	dcg_put_json(f, l->callee);
 	fputs(",\"flags\":", f);
-	json_string(f, flag_names(l->ev->flags, "|", flags, sizeof(flags)));
+	dcg_put_json(f, flag_names(l->ev->flags, "|", flags, sizeof(flags)));
 	fprintf(f, ",\"ts\":%llu", (unsigned long long)rel_ts(rp, l->ev->ts));
 	if (have_insns(rp))
 		fprintf(f, ",\"insns\":%llu", (unsigned long long)l->ev->insns);
@@ -156,11 +156,12 @@ static int start(struct report *rp)
 static void enter(struct report *rp, struct thread *t, struct frame *f)
 {
 	struct line l = { t->tid, f->seq, &f->ev, NULL, NULL, f, NULL };
+	struct name_buf caller, callee;
 
 	if (f->placeholder)
 		return;
-	l.caller = func_base_name(rp, f->ev.from);
-	l.callee = func_name(rp, f->ev.to);
+	l.caller = func_base_name(rp, f->ev.from, &caller);
+	l.callee = func_name(rp, f->ev.to, &callee);
 	emit(rp, &l);
 }
 
@@ -169,13 +170,14 @@ static void leave(struct report *rp, struct thread *t, struct frame *f,
 		  dcg_u64 insns)
 {
 	struct line l = { t->tid, t->seq, ret, NULL, NULL, NULL, f };
+	struct name_buf caller, callee;
 
 	/* one line per RET: the tail-callee's, not its jumper's too */
 	if (!ret || ret->kind != DCG_EV_RET || f->tail_ended)
 		return;
-	l.caller = func_base_name(rp, ret->to);
-	l.callee = f->placeholder ? func_base_name(rp, ret->from)
-				  : func_name(rp, f->ev.to);
+	l.caller = func_base_name(rp, ret->to, &caller);
+	l.callee = f->placeholder ? func_base_name(rp, ret->from, &callee)
+				  : func_name(rp, f->ev.to, &callee);
 	emit(rp, &l);
 }
 
@@ -183,9 +185,10 @@ static void orphan(struct report *rp, struct thread *t,
 		   const struct dcg_rec_event *ev)
 {
 	struct line l = { t->tid, t->seq, ev, NULL, NULL, NULL, NULL };
+	struct name_buf caller, callee;
 
-	l.caller = func_base_name(rp, ev->to);
-	l.callee = func_base_name(rp, ev->from);
+	l.caller = func_base_name(rp, ev->to, &caller);
+	l.callee = func_base_name(rp, ev->from, &callee);
 	emit(rp, &l);
 }
 

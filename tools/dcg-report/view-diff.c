@@ -60,11 +60,12 @@ static void dt_add(struct dtable *t, const char *name, int side,
 	r->timed[side] = timed;
 }
 
-static const char *stat_name(struct report *rp, const struct func_stat *f)
+static const char *stat_name(struct report *rp, const struct func_stat *f,
+			     struct name_buf *b)
 {
 	struct node n = { .func = f->func, .async = f->async };
 
-	return node_name(rp, &n);
+	return node_name(rp, &n, b);
 }
 
 static void add_edge(struct dtable *t, int side, const char *caller,
@@ -81,22 +82,21 @@ static void add_edge(struct dtable *t, int side, const char *caller,
 static void collect_tree(struct report *rp, struct diff *d, int side)
 {
 	struct func_table ft;
-	char caller[1100];
+	struct name_buf caller, callee;
 	dcg_u32 i;
 
 	func_table_build(rp, &ft);
 	for (i = 0; i < ft.nfuncs; i++)
-		dt_add(&d->funcs, stat_name(rp, &ft.funcs[i]), side,
+		dt_add(&d->funcs, stat_name(rp, &ft.funcs[i], &callee), side,
 		       ft.funcs[i].calls, d->insns ? ft.funcs[i].incl_insns
 						   : ft.funcs[i].incl_ns, true);
 	for (i = 0; i < ft.nedges; i++) {
 		const struct edge_stat *e = &ft.edges[i];
 
-		snprintf(caller, sizeof(caller), "%s",
+		add_edge(&d->edges, side,
 			 e->caller == NO_FUNC ? "(root)"
-			 : stat_name(rp, &ft.funcs[e->caller]));
-		add_edge(&d->edges, side, caller,
-			 stat_name(rp, &ft.funcs[e->callee]), e->calls,
+			 : stat_name(rp, &ft.funcs[e->caller], &caller),
+			 stat_name(rp, &ft.funcs[e->callee], &callee), e->calls,
 			 d->insns ? e->incl_insns : e->incl_ns, true);
 	}
 	func_table_free(&ft);
@@ -106,18 +106,17 @@ static void collect_tree(struct report *rp, struct diff *d, int side)
 static void collect_edges(struct report *rp, struct diff *d, int side)
 {
 	const struct edge_recs *er = &rp->edges;
-	char caller[1100];
+	struct name_buf caller, callee;
 	dcg_u32 i;
 
 	for (i = 0; i < er->n; i++) {
 		const struct edge_rec *e = &er->e[i];
+		const char *name = func_name(rp, e->callee, &callee);
 
-		snprintf(caller, sizeof(caller), "%s",
-			 e->caller ? func_name(rp, e->caller) : "(root)");
-		add_edge(&d->edges, side, caller, func_name(rp, e->callee),
-			 e->count, 0, false);
-		dt_add(&d->funcs, func_name(rp, e->callee), side, e->count,
-		       0, false);
+		add_edge(&d->edges, side,
+			 e->caller ? func_name(rp, e->caller, &caller) : "(root)",
+			 name, e->count, 0, false);
+		dt_add(&d->funcs, name, side, e->count, 0, false);
 	}
 }
 
@@ -209,14 +208,14 @@ static int prepare(struct report *rp)
 	hb = &d->b.rd.header;
 	if (ha->host != hb->host ||
 	    (ha->flags & DCG_HDR_KERNEL) != (hb->flags & DCG_HDR_KERNEL)) {
-		fprintf(stderr,
-			"dcg-report: diff: %s is %s, %s is %s: nothing to match\n",
+		dcg_warn(
+			"diff: %s is %s, %s is %s: nothing to match",
 			rp->rd.name, host_kind(ha), d->b.rd.name,
 			host_kind(hb));
 		return 2;
 	}
 	if (rp->o->cost == COST_INSNS && !have_insns(&d->b)) {
-		fprintf(stderr, "dcg-report: --cost insns: %s is a version 1 trace, without instruction counts\n",
+		dcg_warn("--cost insns: %s is a version 1 trace, without instruction counts",
 			d->b.rd.name);
 		return 2;
 	}

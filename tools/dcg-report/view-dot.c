@@ -20,40 +20,31 @@
 
 #include "report.h"
 
-static void dot_label(FILE *f, const char *s)
-{
-	putc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			putc('\\', f);
-		putc(*s, f);
-	}
-	putc('"', f);
-}
-
 /* No events, only the tapset's edge table: draw that. */
 static void write_edge_table(struct report *rp, FILE *f)
 {
 	struct edge_recs *er = &rp->edges;
+	struct name_buf nb;
 	dcg_u32 i;
 
 	for (i = 0; i < er->n; i++) {
 		if (!er->e[i].caller)
 			continue;
 		putc('\t', f);
-		dot_label(f, func_name(rp, er->e[i].caller));
+		dcg_put_dot(f, func_name(rp, er->e[i].caller, &nb));
 		fputs(" -> ", f);
-		dot_label(f, func_name(rp, er->e[i].callee));
+		dcg_put_dot(f, func_name(rp, er->e[i].callee, &nb));
 		fprintf(f, " [label=\"%llu\"];\n",
 			(unsigned long long)er->e[i].count);
 	}
 }
 
-static const char *func_label(struct report *rp, const struct func_stat *fs)
+static const char *func_label(struct report *rp, const struct func_stat *fs,
+			      struct name_buf *b)
 {
 	return fs->async ? node_name(rp, &(struct node){ .func = fs->func,
-							 .async = true }) :
-			   func_name(rp, fs->func);
+							 .async = true }, b) :
+			   func_name(rp, fs->func, b);
 }
 
 /* Which functions share their label with another: a sort of indexes. */
@@ -62,11 +53,10 @@ static const struct func_table *cmp_ft;
 
 static int cmp_label(const void *a, const void *b)
 {
-	char x[1100];
+	struct name_buf x, y;
 
-	snprintf(x, sizeof(x), "%s",
-		 func_label(cmp_rp, &cmp_ft->funcs[*(const dcg_u32 *)a]));
-	return strcmp(x, func_label(cmp_rp, &cmp_ft->funcs[*(const dcg_u32 *)b]));
+	return strcmp(func_label(cmp_rp, &cmp_ft->funcs[*(const dcg_u32 *)a], &x),
+		      func_label(cmp_rp, &cmp_ft->funcs[*(const dcg_u32 *)b], &y));
 }
 
 static bool *label_collisions(struct report *rp, const struct func_table *ft)
@@ -96,15 +86,16 @@ static void put_where(struct report *rp, FILE *f, const struct func_table *ft,
 {
 	const char *obj = rp->sym ? dcg_sym_object(rp->sym, ft->funcs[i].func)
 				  : NULL;
-	char where[1100], name[1100];
+	struct name_buf nb, other;
+	const char *name = func_label(rp, &ft->funcs[i], &nb);
+	char where[1100];
 	dcg_u32 j;
 
-	snprintf(name, sizeof(name), "%s", func_label(rp, &ft->funcs[i]));
 	for (j = 0; obj && j < ft->nfuncs; j++) {
 		const char *o;
 
 		if (j == i || !dup[j] ||
-		    strcmp(func_label(rp, &ft->funcs[j]), name))
+		    strcmp(func_label(rp, &ft->funcs[j], &other), name))
 			continue;
 		o = dcg_sym_object(rp->sym, ft->funcs[j].func);
 		if (!o || !strcmp(o, obj))
@@ -116,7 +107,7 @@ static void put_where(struct report *rp, FILE *f, const struct func_table *ft,
 		snprintf(where, sizeof(where), "(0x%llx)",
 			 (unsigned long long)ft->funcs[i].func);
 	fputs("+\"\\n\"+", f);
-	dot_label(f, where);
+	dcg_put_dot(f, where);
 }
 
 /* Self cost against the costliest function's: 0 (white) .. 1 (red). */
@@ -146,6 +137,7 @@ static void write_dot(struct report *rp, FILE *f)
 {
 	const struct tree *t = &rp->tree;
 	struct func_table ft;
+	struct name_buf nb;
 	dcg_u32 i, id;
 	dcg_u64 max;
 	bool *root, *dup;
@@ -167,7 +159,7 @@ static void write_dot(struct report *rp, FILE *f)
 		const struct func_stat *fs = &ft.funcs[i];
 
 		fprintf(f, "\tf%u [label=", i);
-		dot_label(f, func_label(rp, fs));
+		dcg_put_dot(f, func_label(rp, fs, &nb));
 		if (dup[i])
 			put_where(rp, f, &ft, dup, i);
 		/* a second line: inclusive and self instructions */
@@ -254,11 +246,11 @@ static int finish(struct report *rp)
 	rc = run_dot(buf, len, fileno(rp->out));
 	free(buf);
 	if (rc == 127) {
-		fprintf(stderr, "dcg-report: --svg: cannot run dot (install the Debian package graphviz)\n");
+		dcg_warn("--svg: cannot run dot (install the Debian package graphviz)");
 		return 1;
 	}
 	if (rc) {
-		fprintf(stderr, "dcg-report: --svg: dot failed (status %d)\n", rc);
+		dcg_warn("--svg: dot failed (status %d)", rc);
 		return 1;
 	}
 	note_dropped(rp);

@@ -47,23 +47,6 @@ static dcg_u64 weight(struct report *rp, const struct node *n)
 	return node_weight(rp, n);
 }
 
-static void xml_text(FILE *f, const char *s, size_t max)
-{
-	size_t i;
-
-	for (i = 0; s[i] && i < max; i++) {
-		switch (s[i]) {
-		case '<':	fputs("&lt;", f); break;
-		case '>':	fputs("&gt;", f); break;
-		case '&':	fputs("&amp;", f); break;
-		case '"':	fputs("&quot;", f); break;
-		default:
-			if ((unsigned char)s[i] >= 0x20)
-				putc(s[i], f);
-		}
-	}
-}
-
 /* FNV-1a: the same name gets the same colour in every graph. */
 static dcg_u32 name_hash(const char *s)
 {
@@ -118,7 +101,8 @@ static void put_frame(struct report *rp, struct node *n, dcg_u32 id,
 	double scale = (double)(FLAME_W - 2 * PAD_SIDE) / fl->total;
 	double x = PAD_SIDE + fl->start[id] * scale, w = fl->tot[id] * scale;
 	double y = PAD_TOP + (double)(fl->max_depth - fl->row[id]) * FRAME_H;
-	const char *name = node_name(rp, n);
+	struct name_buf nb;
+	const char *name = node_name(rp, n, &nb);
 	char colour[32];
 	size_t fit;
 
@@ -128,7 +112,7 @@ static void put_frame(struct report *rp, struct node *n, dcg_u32 id,
 	fprintf(rp->out, "<g class=\"f\" id=\"f%u\" data-p=\"f%u\" data-s=\"%llu\" data-v=\"%llu\" data-d=\"%u\"><title>",
 		id, n->parent, (unsigned long long)fl->start[id],
 		(unsigned long long)fl->tot[id], fl->row[id]);
-	xml_text(rp->out, name, (size_t)-1);
+	dcg_put_xml(rp->out, name, (size_t)-1);
 	fprintf(rp->out, " (%llu %s, %.2f%%)</title>",
 		(unsigned long long)fl->tot[id], weight_unit(rp),
 		100.0 * fl->tot[id] / fl->total);
@@ -137,9 +121,9 @@ static void put_frame(struct report *rp, struct node *n, dcg_u32 id,
 	fit = w > 3 * CHAR_W ? (size_t)((w - 6) / CHAR_W) : 0;
 	fprintf(rp->out, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FRAME_H - 5);
 	if (fit >= strlen(name)) {
-		xml_text(rp->out, name, fit);
+		dcg_put_xml(rp->out, name, fit);
 	} else if (fit >= 3) {
-		xml_text(rp->out, name, fit - 2);
+		dcg_put_xml(rp->out, name, fit - 2);
 		fputs("..", rp->out);
 	}
 	fputs("</text></g>\n", rp->out);
@@ -207,7 +191,7 @@ static int finish(struct report *rp)
 		FLAME_W, (unsigned long long)height);
 	fprintf(rp->out, "<text x=\"%d\" y=\"20\" style=\"font-size:15px\">dyncg flame graph: pid %u (",
 		PAD_SIDE, h->pid);
-	xml_text(rp->out, h->comm, sizeof(h->comm));
+	dcg_put_xml(rp->out, h->comm, sizeof(h->comm));
 	fprintf(rp->out, "), mode %s, width = %s</text>\n", dcg_mode_name(h->mode),
 		rp->o->folded_calls ? "calls" :
 		cost_insns(rp) ? "self instructions"

@@ -43,6 +43,7 @@ static dcg_u32 fold_elided(dcg_u32 n)
 static void folded_line(struct report *rp, const dcg_u32 *path, dcg_u32 n,
 			void *arg)
 {
+	struct name_buf nb;
 	const struct node *nodes = rp->tree.nodes;
 	dcg_u64 v = value(rp, &nodes[path[n - 1]]);
 	dcg_u32 i, elided = fold_elided(n);
@@ -57,7 +58,7 @@ static void folded_line(struct report *rp, const dcg_u32 *path, dcg_u32 n,
 			i += elided - 1;
 			continue;
 		}
-		put_frame(rp->out, node_name(rp, &nodes[path[i]]));
+		put_frame(rp->out, node_name(rp, &nodes[path[i]], &nb));
 	}
 	fprintf(rp->out, " %llu\n", (unsigned long long)v);
 }
@@ -115,6 +116,7 @@ static void ss_weight(struct report *rp, struct node *n, dcg_u32 id,
 
 static void speedscope(struct report *rp)
 {
+	struct name_buf nb;
 	struct ss ss = { .first = true };
 	dcg_u64 total = 0;
 	dcg_u32 id, i;
@@ -124,14 +126,14 @@ static void speedscope(struct report *rp)
 		total += value(rp, &rp->tree.nodes[id]);
 	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
 	      "\"exporter\":\"dcg-report\",\"name\":", rp->out);
-	json_string(rp->out, rp->o->input);
+	dcg_put_json(rp->out, rp->o->input);
 	fputs(",\"activeProfileIndex\":0,\"shared\":{\"frames\":[", rp->out);
 	for (i = 0; i < ss.ft.nfuncs; i++) {
 		struct node fn = { .func = ss.ft.funcs[i].func,
 				   .async = ss.ft.funcs[i].async };
 
 		fputs(i ? ",{\"name\":" : "{\"name\":", rp->out);
-		json_string(rp->out, node_name(rp, &fn));
+		dcg_put_json(rp->out, node_name(rp, &fn, &nb));
 		putc('}', rp->out);
 	}
 	/* stands in for the middle of paths too deep to list whole */

@@ -27,7 +27,9 @@ static void print_node(struct report *rp, struct node *n, dcg_u32 id,
 			 n->self_ns);
 	fputs("  ", rp->out);
 	indent(rp, n->depth);
-	fprintf(rp->out, "%s\n", node_name(rp, n));
+	struct name_buf nb;
+
+	fprintf(rp->out, "%s\n", node_name(rp, n, &nb));
 }
 
 static int finish(struct report *rp)

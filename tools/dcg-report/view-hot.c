@@ -28,6 +28,7 @@ static int cmp_hot(const void *a, const void *b)
 static void print_roots(struct report *rp, struct func_table *ft,
 			dcg_u64 activations)
 {
+	struct name_buf nb;
 	const struct tree *t = &rp->tree;
 	const char *sep = "";
 	dcg_u32 id;
@@ -35,7 +36,8 @@ static void print_roots(struct report *rp, struct func_table *ft,
 	fprintf(rp->out, "# activations: %llu (",
 		(unsigned long long)activations);
 	for (id = t->nodes[0].first_child; id; id = t->nodes[id].next_sibling) {
-		fprintf(rp->out, "%s%s x%llu", sep, node_name(rp, &t->nodes[id]),
+		fprintf(rp->out, "%s%s x%llu", sep,
+			node_name(rp, &t->nodes[id], &nb),
 			(unsigned long long)t->nodes[id].calls);
 		sep = ", ";
 	}
@@ -69,6 +71,7 @@ static int cmp_calls(const void *a, const void *b)
  */
 static void hot_from_edges(struct report *rp)
 {
+	struct name_buf nb;
 	struct edge_recs *er = &rp->edges;
 	struct edge_rec *by = xcalloc(er->n, sizeof(*by));
 	dcg_u64 activations = 0;
@@ -100,7 +103,7 @@ static void hot_from_edges(struct report *rp)
 
 		fprintf(rp->out, "%10llu %12.1f  %s%s\n",
 			(unsigned long long)by[i].count, per,
-			func_name(rp, by[i].callee),
+			func_name(rp, by[i].callee, &nb),
 			per > rp->o->threshold ? "  [too often]" : "");
 		flagged += per > rp->o->threshold;
 	}
@@ -111,6 +114,7 @@ static void hot_from_edges(struct report *rp)
 
 static int finish(struct report *rp)
 {
+	struct name_buf nb;
 	const struct tree *t = &rp->tree;
 	struct func_table ft;
 	struct hot *hot;
@@ -153,7 +157,7 @@ static int finish(struct report *rp)
 		put_cost_columns(rp, f->incl_insns, f->self_insns,
 				 f->incl_ns, f->self_ns);
 		fprintf(rp->out, "  %s%s%s\n",
-			func_name(rp, f->func), f->async ? " [async]" : "",
+			func_name(rp, f->func, &nb), f->async ? " [async]" : "",
 			per > rp->o->threshold ? "  [too often]" : "");
 		if (per > rp->o->threshold)
 			n++;

@@ -93,6 +93,7 @@ static void enter(struct report *rp, struct thread *t, struct frame *f)
 {
 	const struct dcg_rec_event *ev = &f->ev;
 	const char *arrow = "->";
+	struct name_buf nb;
 
 	if (f->placeholder) {
 		/* at its outermost level, the gap it fills in brackets */
@@ -110,7 +111,7 @@ static void enter(struct report *rp, struct thread *t, struct frame *f)
 		arrow = "=>";
 	else if (ev->kind == DCG_EV_ASYNC)
 		arrow = "~>";
-	fprintf(rp->out, "%s %s", arrow, func_name(rp, ev->to));
+	fprintf(rp->out, "%s %s", arrow, func_name(rp, ev->to, &nb));
 	if (f->args) {
 		char *a = args_paren(rp, f);
 
@@ -138,11 +139,12 @@ static void leave(struct report *rp, struct thread *t, struct frame *f,
 {
 	dcg_u64 dur = end_ts >= f->ev.ts ? end_ts - f->ev.ts : 0;
 	char buf[32], rv[8192];
+	struct name_buf nb;
 
 	line_start(rp, t->tid, end_ts, ret ? ret->cpu : f->ev.cpu,
 		   f->vdepth - f->span + 1);
 	fprintf(rp->out, "<- %s",
-		f->placeholder ? "[unknown]" : func_name(rp, f->ev.to));
+		f->placeholder ? "[unknown]" : func_name(rp, f->ev.to, &nb));
 	if (retval_text(rp, f, rv, sizeof(rv)))
 		fprintf(rp->out, " = %s", rv);
 	fprintf(rp->out, " (%s", fmt_dur(dur, buf, sizeof(buf)));
@@ -161,8 +163,11 @@ static void leave(struct report *rp, struct thread *t, struct frame *f,
 static void orphan(struct report *rp, struct thread *t,
 		   const struct dcg_rec_event *ev)
 {
+	struct name_buf nb;
+
 	line_start(rp, t->tid, ev->ts, ev->cpu, 1);
-	fprintf(rp->out, "<- %s [unmatched]\n", func_base_name(rp, ev->from));
+	fprintf(rp->out, "<- %s [unmatched]\n",
+		func_base_name(rp, ev->from, &nb));
 }
 
 static void on_switch(struct report *rp, struct thread *t,
@@ -192,6 +197,7 @@ static void on_irq(struct report *rp, struct thread *t,
 {
 	dcg_u32 vdepth = 1;	/* inside the innermost frame shown */
 	dcg_s32 i = (dcg_s32)t->depth - 1;
+	struct name_buf nb;
 	unsigned int k;
 
 	if (i >= 0 && !t->stack[i].visible)
@@ -208,7 +214,7 @@ static void on_irq(struct report *rp, struct thread *t,
 		if (n)
 			fprintf(rp->out, "%s %u, ", name, n);
 	}
-	fprintf(rp->out, "at %s, %llu ns\n", func_name(rp, q->ip),
+	fprintf(rp->out, "at %s, %llu ns\n", func_name(rp, q->ip, &nb),
 		(unsigned long long)(q->end_ts - q->start_ts));
 }
 

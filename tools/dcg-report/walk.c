@@ -123,8 +123,10 @@ static bool glob_any(const char *const *globs, unsigned int n,
 static bool glob_func(struct report *rp, const char *const *globs,
 		      unsigned int n, dcg_u64 addr)
 {
-	return glob_any(globs, n, func_base_name(rp, addr)) ||
-	       glob_any(globs, n, func_name(rp, addr));
+	struct name_buf nb;
+
+	return glob_any(globs, n, func_base_name(rp, addr, &nb)) ||
+	       glob_any(globs, n, func_name(rp, addr, &nb));
 }
 
 /* Calls are shown when they end (--min-duration, --retval PRED). */
@@ -534,22 +536,38 @@ static void announce_open(struct report *rp, struct thread *t)
 		announce(rp, t, i);
 }
 
+/*
+ * The thread a switch or interrupt marker of @tid is shown in, its
+ * open frames announced; NULL when it is not shown: another thread, a
+ * view without such markers (!@hook), or, with --min-duration, a gap
+ * shorter than that (shown only if its frames will be).
+ */
+static struct thread *marker_thread(struct report *rp, dcg_u32 tid,
+				    bool hook, dcg_u64 gap)
+{
+	struct thread *t;
+
+	if (!tid_wanted(rp->o, tid) || !hook)
+		return NULL;
+	if (rp->o->min_duration && gap < rp->o->min_duration)
+		return NULL;
+	t = find_thread(rp, tid);
+	announce_open(rp, t);
+	return t;
+}
+
 /* A context switch record: only views that show the flow care. */
 void walk_switch(struct report *rp, const struct dcg_rec_switch *sw)
 {
 	struct thread *t;
 
-	if (!tid_wanted(rp->o, sw->r.tid) || !rp->view->on_switch)
-		return;
-	/* with --min-duration, shown only if its frames will be */
-	if (rp->o->min_duration && sw->in_ts - sw->out_ts < rp->o->min_duration)
-		return;
 	/* --retval PRED shows failing calls, not the scheduler's doings */
 	if (rp->o->ret_filter)
 		return;
-	t = find_thread(rp, sw->r.tid);
-	announce_open(rp, t);
-	rp->view->on_switch(rp, t, sw);
+	t = marker_thread(rp, sw->r.tid, rp->view->on_switch,
+			  sw->in_ts - sw->out_ts);
+	if (t)
+		rp->view->on_switch(rp, t, sw);
 }
 
 /*
@@ -558,15 +576,11 @@ void walk_switch(struct report *rp, const struct dcg_rec_switch *sw)
  */
 void walk_irq(struct report *rp, const struct dcg_rec_irq *q)
 {
-	struct thread *t;
+	struct thread *t = marker_thread(rp, q->r.tid, rp->view->on_irq,
+					 q->end_ts - q->start_ts);
 
-	if (!tid_wanted(rp->o, q->r.tid) || !rp->view->on_irq)
-		return;
-	if (rp->o->min_duration && q->end_ts - q->start_ts < rp->o->min_duration)
-		return;
-	t = find_thread(rp, q->r.tid);
-	announce_open(rp, t);
-	rp->view->on_irq(rp, t, q);
+	if (t)
+		rp->view->on_irq(rp, t, q);
 }
 
 /* Frames still open when the trace ends close at the thread's last time. */

@@ -26,6 +26,7 @@
 #include <sys/user.h>
 #include "dcg_core.h"
 #include "trace_write.h"
+#include "util.h"
 
 #define PROG "dcg-trace"
 
@@ -212,9 +213,7 @@ extern volatile int stop_requested;
 /* util */
 uint64_t now_ns(void);
 void fault_point(const char *name);
-void die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
-void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-#define vlog(lvl, ...) do { if (T.opt.verbose >= (lvl)) warnx_(__VA_ARGS__); } while (0)
+#define vlog(lvl, ...) do { if (T.opt.verbose >= (lvl)) dcg_warn(__VA_ARGS__); } while (0)
 
 /* memory.c */
 int mem_open(pid_t pid);
@@ -313,6 +312,9 @@ bool skip_stepped_into_int3(struct task *t);
 void skip_bp_hit(struct task *t, uint64_t addr);
 void skip_end(struct task *t);
 void skip_report(void);
+/* debug register @i of @t: its offset in struct user, a write of it */
+long dr_offset(int i);
+int dr_write(struct task *t, int i, uint64_t val);
 
 /* tracee_flags.c */
 void tflags_from_regs(struct task *t);

@@ -64,7 +64,7 @@ static void __attribute__((noreturn)) frontend_wait(sigset_t *old)
 	sigprocmask(SIG_SETMASK, old, NULL);
 	while (waitpid(tracer_pid, &status, 0) < 0)
 		if (errno != EINTR)
-			die(1, "waitpid: %s", strerror(errno));
+			dcg_die(1, "waitpid: %s", strerror(errno));
 	if (WIFEXITED(status))
 		exit(WEXITSTATUS(status));
 	/* the tracer was killed: so is the front end, as a shell would show */
@@ -93,7 +93,7 @@ void frontend_split(void)
 		install_signals();
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		frontend_pid = 0;
-		warnx_("fork: %s: running without a front end: a SIGKILL of "
+		dcg_warn("fork: %s: running without a front end: a SIGKILL of "
 		       "dcg-trace may kill a multi-threaded program",
 		       strerror(errno));
 		return;

@@ -143,7 +143,7 @@ void guardian_note(uint64_t addr, uint8_t orig)
 			break;
 	if (i == GUARD_SLOTS) {
 		if (!G->full++)
-			warnx_("guardian: more than %d breakpoints: the rest "
+			dcg_warn("guardian: more than %d breakpoints: the rest "
 			       "would stay in the program if dcg-trace were "
 			       "killed", GUARD_SLOTS);
 		return;
@@ -325,15 +325,13 @@ static bool trapped_on_ours(uint64_t rip)
  */
 static int unhop(pid_t tid, int *sig)
 {
-	long off6 = offsetof(struct user, u_debugreg) + 6 * sizeof(long);
-	long off7 = offsetof(struct user, u_debugreg) + 7 * sizeof(long);
 	long dr6;
 
 	errno = 0;
-	dr6 = ptrace(PTRACE_PEEKUSER, tid, (void *)off6, NULL);
+	dr6 = ptrace(PTRACE_PEEKUSER, tid, (void *)dr_offset(6), NULL);
 	if (*sig == SIGTRAP && !errno && (dr6 & 0xf))
 		*sig = 0;
-	return ptrace(PTRACE_POKEUSER, tid, (void *)off7, NULL) == 0;
+	return ptrace(PTRACE_POKEUSER, tid, (void *)dr_offset(7), NULL) == 0;
 }
 
 /*

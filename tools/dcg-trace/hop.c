@@ -49,25 +49,12 @@ static struct {
 	unsigned int flags;	/* DCG_TRACE_HOP=straight: DCG_HOP_STRAIGHT */
 } H;
 
-static long dr_off(int i)
-{
-	return offsetof(struct user, u_debugreg) + i * sizeof(long);
-}
-
-static int dr_put(struct task *t, int i, uint64_t val)
-{
-	if (ptrace(PTRACE_POKEUSER, t->tid, (void *)dr_off(i),
-		   (void *)(uintptr_t)val) < 0)
-		return -errno;
-	return 0;
-}
-
 static int dr_get(struct task *t, int i, uint64_t *val)
 {
 	long v;
 
 	errno = 0;
-	v = ptrace(PTRACE_PEEKUSER, t->tid, (void *)dr_off(i), NULL);
+	v = ptrace(PTRACE_PEEKUSER, t->tid, (void *)dr_offset(i), NULL);
 	if (errno)
 		return -errno;
 	*val = (uint64_t)v;
@@ -116,7 +103,7 @@ static int hop_arm(struct task *t, const struct dcg_hop_plan *p)
 
 	for (i = 0; i < p->n; i++) {
 		if (!(t->hop.dr_valid & (1u << i)) || t->hop.dr[i] != p->addr[i]) {
-			r = dr_put(t, i, p->addr[i]);
+			r = dr_write(t, i, p->addr[i]);
 			if (r < 0)
 				return r;
 			t->hop.dr[i] = p->addr[i];
@@ -127,7 +114,7 @@ static int hop_arm(struct task *t, const struct dcg_hop_plan *p)
 		/* execute breakpoint: R/W 00, LEN 00, local enable */
 		dr7 |= 1ull << (2 * i);
 	}
-	r = dr_put(t, 7, dr7);
+	r = dr_write(t, 7, dr7);
 	if (r < 0)
 		return r;
 	t->hop.n = p->n;
@@ -177,7 +164,7 @@ bool hop_resume(struct task *t)
 	}
 	r = hop_arm(t, &p);
 	if (r < 0) {
-		dr_put(t, 7, 0);
+		dr_write(t, 7, 0);
 		hop_refuse(t, "cannot write debug registers, errno", -r);
 		return false;
 	}
@@ -201,7 +188,7 @@ void hop_settle(struct task *t, uint64_t ip)
 	if (!t->hop.armed)
 		return;
 	t->hop.armed = false;
-	dr_put(t, 7, 0);
+	dr_write(t, 7, 0);
 	H.settles++;
 	if (!t->in_window)
 		return;
@@ -249,7 +236,7 @@ bool hop_sigtrap(struct task *t)
 		return false;
 	H.hits++;
 	/* DR6 is sticky on some kernels: the next hit must be told apart */
-	dr_put(t, 6, 0);
+	dr_write(t, 6, 0);
 	hop_settle(t, t->regs.rip);
 	return true;
 }
@@ -271,7 +258,7 @@ void hop_foreign_trap(struct task *t)
 	dr_get(t, 6, &dr6);
 	si.si_code = 0;
 	ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si);
-	warnx_("thread %d: SIGTRAP at %#llx in a native run from %#llx is "
+	dcg_warn("thread %d: SIGTRAP at %#llx in a native run from %#llx is "
 	       "no hit: DR6 %#llx si_code %d, %d armed: %#llx %#llx %#llx "
 	       "%#llx", t->tid, (unsigned long long)t->regs.rip,
 	       (unsigned long long)t->hop.start, (unsigned long long)dr6,
@@ -286,7 +273,7 @@ void hop_end(struct task *t)
 {
 	if (t->hop.armed) {
 		t->hop.armed = false;
-		dr_put(t, 7, 0);
+		dr_write(t, 7, 0);
 	}
 }
 

@@ -75,29 +75,6 @@ void fault_point(const char *name)
 		raise(SIGKILL);
 }
 
-void warnx_(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-void die(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(code);
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -137,7 +114,7 @@ static void add_funcs(char *list)
 	for (name = strtok_r(list, ",", &save); name;
 	     name = strtok_r(NULL, ",", &save)) {
 		if (T.opt.nfuncs == (int)DCG_ARRAY_SIZE(T.opt.funcs))
-			die(2, "too many functions (at most %zu)",
+			dcg_die(2, "too many functions (at most %zu)",
 			    DCG_ARRAY_SIZE(T.opt.funcs));
 		T.opt.funcs[T.opt.nfuncs++] = name;
 	}
@@ -155,20 +132,17 @@ static int parse_mode(const char *s)
 		return DCG_MODE_EMU_BLOCK;
 	if (!strcmp(s, "hop"))
 		return DCG_MODE_HOP;
-	die(2, "unknown mode '%s' (auto, block, step, emulated-block, hop)", s);
+	dcg_die(2, "unknown mode '%s' (auto, block, step, emulated-block, hop)", s);
 }
 
 /* A count from 0 to @max, for --args and --retval. */
 static unsigned int parse_count(const char *s, unsigned int max,
 				const char *what)
 {
-	unsigned long v;
-	char *end;
+	dcg_u64 v;
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (*end || errno || !isdigit((unsigned char)s[0]) || v > max)
-		die(2, "bad %s '%s' (0 to %u)", what, s, max);
+	if (!dcg_parse_u64(s, 10, &v) || v > max)
+		dcg_die(2, "bad %s '%s' (0 to %u)", what, s, max);
 	return v;
 }
 
@@ -188,7 +162,7 @@ static void parse_arg_strings(char *s)
 	len = strtoul(s, &end, 10);
 	if (errno || end == s || !isdigit((unsigned char)s[0]) ||
 	    (*end && *end != ':') || len < 1 || len > ARG_STRING_MAX)
-		die(2, "bad string length '%s' (1 to %u, then :I,J... optionally)",
+		dcg_die(2, "bad string length '%s' (1 to %u, then :I,J... optionally)",
 		    s, ARG_STRING_MAX);
 	T.args.str_len = len;
 	T.args.str_min = 0x10000;		/* below vm.mmap_min_addr */
@@ -205,12 +179,124 @@ static void parse_arg_strings(char *s)
 		i = strtoul(tok, &end, 10);
 		if (*end || errno || !isdigit((unsigned char)tok[0]) ||
 		    i < 1 || i > DCG_ARGS_MAX)
-			die(2, "bad argument number '%s' in --arg-strings (1 to %d)",
+			dcg_die(2, "bad argument number '%s' in --arg-strings (1 to %d)",
 			    tok, DCG_ARGS_MAX);
 		T.args.str_mask |= 1u << (i - 1);
 	}
 	if (!T.args.str_mask)
-		die(2, "--arg-strings %s: no argument number after ':'", s);
+		dcg_die(2, "--arg-strings %s: no argument number after ':'", s);
+}
+
+/* -n N: events past N are counted as lost. */
+static uint64_t parse_max_events(const char *s)
+{
+	dcg_u64 v;
+
+	if (!dcg_parse_u64(s, 10, &v))
+		dcg_die(2, "bad event count '%s'", s);
+	return v;
+}
+
+static uint32_t parse_depth(const char *s)
+{
+	dcg_u64 v;
+
+	if (!dcg_parse_u64(s, 10, &v) || v < 1 || v > SHADOW_CAP)
+		dcg_die(2, "bad depth '%s' (1 to %d)", s, SHADOW_CAP);
+	return v;
+}
+
+static pid_t parse_pid(const char *s)
+{
+	char *end;
+	pid_t pid = strtol(s, &end, 10);
+
+	if (*end || pid <= 0)
+		dcg_die(2, "bad process id '%s'", s);
+	return pid;
+}
+
+/* What is traced, and how: true if @c is one of these options. */
+static bool take_trace_option(int c, char *arg)
+{
+	switch (c) {
+	case 'f':	add_funcs(arg); break;
+	case 'o':	T.opt.out = arg; break;
+	case 'p':	T.opt.attach_pid = parse_pid(arg); break;
+	case 'm':	T.opt.mode = parse_mode(arg); break;
+	case 'a':	T.opt.all = true; break;
+	case 'n':	T.opt.max_events = parse_max_events(arg); break;
+	case 'l':	T.opt.leave_running = true; break;
+	case 'S':	T.opt.native_syscalls = true; break;
+	case 'P':	T.opt.annotate = true; break;	/* PROFILE records */
+	case 'D':	T.opt.max_depth = parse_depth(arg); break;
+	case 'N':	skip_add_exclude(arg); break;
+	case 'v':	T.opt.verbose++; break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* What each event carries: registers and strings. */
+static bool take_args_option(int c, char *arg)
+{
+	switch (c) {
+	case 'A':
+		T.args.nargs = parse_count(arg, DCG_ARGS_MAX,
+					   "argument count");
+		break;
+	case 'L':
+		parse_arg_strings(arg);
+		break;
+	case 'R':
+		T.args.nrets = parse_count(arg, DCG_RETS_MAX,
+					   "return register count");
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+static void take_option(int c, char **argv)
+{
+	if (take_trace_option(c, optarg) || take_args_option(c, optarg))
+		return;
+	switch (c) {
+	case 'h':
+		usage(stdout);
+		exit(0);
+	case 'V':
+		puts(PROG " " PACKAGE_VERSION);
+		exit(0);
+	case ':':
+		dcg_die(2, "option '%s' needs a value (see " PROG " --help)",
+			bad_option(argv));
+	default:
+		dcg_die(2, "unknown option '%s' (see " PROG " --help)",
+			bad_option(argv));
+	}
+}
+
+/* The options that exclude or need each other. */
+static void check_options(void)
+{
+	if (!T.opt.out)
+		dcg_die(2, "no output file: use -o FILE");
+	if (!T.opt.nfuncs && !T.opt.all)
+		dcg_die(2, "nothing to trace: use -f FUNC or --all");
+	if (T.opt.attach_pid && T.opt.argv[0])
+		dcg_die(2, "give either -p PID or a program to run, not both");
+	if (!T.opt.attach_pid && !T.opt.argv[0])
+		dcg_die(2, "no program to run: dcg-trace -f FUNC -o FILE -- PROG ARGS...");
+	if (T.opt.attach_pid && T.opt.all)
+		dcg_die(2, "--all traces from the start: it needs a program to run, not -p");
+	if (T.args.str_len && !T.args.nargs)
+		dcg_die(2, "--arg-strings needs --args N (strings are read at arguments)");
+	if (T.args.str_len && !(T.args.str_mask & ((1u << T.args.nargs) - 1)))
+		dcg_die(2, "--arg-strings: no argument named is among the --args %u recorded",
+			T.args.nargs);
 }
 
 static void parse_args(int argc, char **argv)
@@ -235,103 +321,15 @@ static void parse_args(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long depth;
-	char *end;
 	int c;
 
 	T.args.nrets = RETVAL_DEFAULT;
 	opterr = 0;	/* one line of our own, not getopt's and the usage */
 	while ((c = getopt_long(argc, argv, "+:f:o:p:m:an:lD:N:vhV", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			add_funcs(optarg);
-			break;
-		case 'o':
-			T.opt.out = optarg;
-			break;
-		case 'p':
-			T.opt.attach_pid = strtol(optarg, &end, 10);
-			if (*end || T.opt.attach_pid <= 0)
-				die(2, "bad process id '%s'", optarg);
-			break;
-		case 'm':
-			T.opt.mode = parse_mode(optarg);
-			break;
-		case 'a':
-			T.opt.all = true;
-			break;
-		case 'n':
-			errno = 0;
-			T.opt.max_events = strtoull(optarg, &end, 10);
-			if (*end || errno || optarg[0] == '-')
-				die(2, "bad event count '%s'", optarg);
-			break;
-		case 'l':
-			T.opt.leave_running = true;
-			break;
-		case 'S':
-			T.opt.native_syscalls = true;
-			break;
-		case 'P':	/* --annotate: PROFILE records */
-			T.opt.annotate = true;
-			break;
-		case 'D':
-			errno = 0;
-			depth = strtoul(optarg, &end, 10);
-			if (*end || errno || !isdigit((unsigned char)optarg[0]) ||
-			    depth < 1 || depth > SHADOW_CAP)
-				die(2, "bad depth '%s' (1 to %d)", optarg,
-				    SHADOW_CAP);
-			T.opt.max_depth = depth;
-			break;
-		case 'N':
-			skip_add_exclude(optarg);
-			break;
-		case 'A':
-			T.args.nargs = parse_count(optarg, DCG_ARGS_MAX,
-						   "argument count");
-			break;
-		case 'L':
-			parse_arg_strings(optarg);
-			break;
-		case 'R':
-			T.args.nrets = parse_count(optarg, DCG_RETS_MAX,
-						   "return register count");
-			break;
-		case 'v':
-			T.opt.verbose++;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'V':
-			puts(PROG " " PACKAGE_VERSION);
-			exit(0);
-		case ':':
-			die(2, "option '%s' needs a value (see " PROG " --help)",
-			    bad_option(argv));
-		default:
-			die(2, "unknown option '%s' (see " PROG " --help)",
-			    bad_option(argv));
-		}
-	}
+				NULL)) != -1)
+		take_option(c, argv);
 	T.opt.argv = argv + optind;
-	if (!T.opt.out)
-		die(2, "no output file: use -o FILE");
-	if (!T.opt.nfuncs && !T.opt.all)
-		die(2, "nothing to trace: use -f FUNC or --all");
-	if (T.opt.attach_pid && T.opt.argv[0])
-		die(2, "give either -p PID or a program to run, not both");
-	if (!T.opt.attach_pid && !T.opt.argv[0])
-		die(2, "no program to run: dcg-trace -f FUNC -o FILE -- PROG ARGS...");
-	if (T.opt.attach_pid && T.opt.all)
-		die(2, "--all traces from the start: it needs a program to run, not -p");
-	if (T.args.str_len && !T.args.nargs)
-		die(2, "--arg-strings needs --args N (strings are read at arguments)");
-	if (T.args.str_len && !(T.args.str_mask & ((1u << T.args.nargs) - 1)))
-		die(2, "--arg-strings: no argument named is among the --args %u recorded",
-		    T.args.nargs);
+	check_options();
 }
 
 static void on_sigpipe(int sig)
@@ -376,19 +374,19 @@ static void begin_trace(void)
 
 	T.start_ns = now_ns();
 	if (mem_open(T.pid) < 0)
-		die(1, "cannot open /proc/%d/mem: %s", T.pid, strerror(errno));
+		dcg_die(1, "cannot open /proc/%d/mem: %s", T.pid, strerror(errno));
 	/* before the first int3: it restores them if we are SIGKILLed */
 	ret = guardian_start(T.pid, T.started && !T.opt.leave_running);
 	if (ret < 0)
-		warnx_("no guardian (%s): if dcg-trace is killed, its "
+		dcg_warn("no guardian (%s): if dcg-trace is killed, its "
 		       "breakpoints stay in the program", strerror(-ret));
 	if (sym_init(T.pid) < 0)
-		warnx_("libdwfl could not report all modules of %d", T.pid);
+		dcg_warn("libdwfl could not report all modules of %d", T.pid);
 	task_read_comm(T.pid, T.pid, comm, sizeof(comm));
 	ret = dcg_write_header(&T.w, DCG_HOST_PTRACE, T.mode, T.pid, 0,
 			       T.start_ns, comm);
 	if (ret < 0)
-		die(1, "%s: %s", T.opt.out, strerror(-ret));
+		dcg_die(1, "%s: %s", T.opt.out, strerror(-ret));
 	maps_scan(true);
 	/*
 	 * Out now: a file that cannot take the trace (a full disk,
@@ -419,7 +417,7 @@ static void check_stdout_shared(pid_t pid)
 	if (stat(path, &its) < 0)
 		return;
 	if (ours.st_dev == its.st_dev && ours.st_ino == its.st_ino)
-		die(2, "-o -: process %d writes to the same standard output, "
+		dcg_die(2, "-o -: process %d writes to the same standard output, "
 		    "which would mix its output into the trace: use -o FILE",
 		    pid);
 }
@@ -429,39 +427,70 @@ static void check_stdout_shared(pid_t pid)
  * on a pipe until PTRACE_SEIZE is done, then execs.  An exec failure
  * comes back through a close-on-exec pipe.
  */
+/*
+ * The child: waits for the tracer's go on @go, then runs the program;
+ * an exec that fails sends its errno down @err.
+ */
+static void __attribute__((noreturn)) exec_child(int go[2], int err[2])
+{
+	char c;
+	int e;
+
+	close(go[1]);
+	close(err[0]);
+	if (read(go[0], &c, 1) != 1)
+		_exit(127);
+	close(go[0]);
+	/*
+	 * -o -: standard output is the trace's alone (as with perf record
+	 * -o -); the program's own output goes where its errors go, so
+	 * that neither is lost nor mixed.
+	 */
+	if (trace_to_stdout() && dup2(2, 1) < 0)
+		_exit(127);
+	frontend_program_setup();
+	execvp(T.opt.argv[0], T.opt.argv);
+	e = errno;
+	if (write(err[1], &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+/* The seized child's stops up to its exec; dies if it never gets there. */
+static void wait_exec(pid_t pid, int err)
+{
+	int status, e = 0;
+
+	for (;;) {
+		if (waitpid(pid, &status, __WALL) != pid)
+			dcg_die(1, "waitpid: %s", strerror(errno));
+		if (!WIFSTOPPED(status)) {
+			if (read(err, &e, sizeof(e)) == sizeof(e))
+				dcg_die(2, "cannot run '%s': %s", T.opt.argv[0],
+					strerror(e));
+			dcg_die(2, "cannot run '%s': exited with status %d",
+				T.opt.argv[0], WEXITSTATUS(status));
+		}
+		if ((status >> 16) == PTRACE_EVENT_EXEC)
+			return;
+		/* anything before the exec is ours (pipe read): let it go */
+		ptrace(PTRACE_CONT, pid, 0, 0);
+	}
+}
+
 static void start_program(void)
 {
-	int go[2], err[2], status, e = 0;
+	int go[2], err[2];
 	struct task *t;
 	pid_t pid;
 
 	if (pipe(go) < 0 || pipe2(err, O_CLOEXEC) < 0)
-		die(1, "pipe: %s", strerror(errno));
+		dcg_die(1, "pipe: %s", strerror(errno));
 	pid = fork();
 	if (pid < 0)
-		die(1, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		char c;
-
-		close(go[1]);
-		close(err[0]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		close(go[0]);
-		/*
-		 * -o -: standard output is the trace's alone (as with perf
-		 * record -o -); the program's own output goes where its
-		 * errors go, so that neither is lost nor mixed.
-		 */
-		if (trace_to_stdout() && dup2(2, 1) < 0)
-			_exit(127);
-		frontend_program_setup();
-		execvp(T.opt.argv[0], T.opt.argv);
-		e = errno;
-		if (write(err[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
+		dcg_die(1, "fork: %s", strerror(errno));
+	if (pid == 0)
+		exec_child(go, err);
 	close(go[0]);
 	close(err[1]);
 	/*
@@ -472,26 +501,12 @@ static void start_program(void)
 	if (ptrace(PTRACE_SEIZE, pid, 0, (void *)(long)(TRACE_OPTIONS |
 		   (T.opt.leave_running ? 0 : PTRACE_O_EXITKILL))) < 0) {
 		kill(pid, SIGKILL);
-		die(1, "cannot trace: PTRACE_SEIZE: %s", strerror(errno));
+		dcg_die(1, "cannot trace: PTRACE_SEIZE: %s", strerror(errno));
 	}
 	if (write(go[1], "g", 1) != 1)
-		die(1, "cannot start the program");
+		dcg_die(1, "cannot start the program");
 	close(go[1]);
-	for (;;) {
-		if (waitpid(pid, &status, __WALL) != pid)
-			die(1, "waitpid: %s", strerror(errno));
-		if (!WIFSTOPPED(status)) {
-			if (read(err[0], &e, sizeof(e)) == sizeof(e))
-				die(2, "cannot run '%s': %s", T.opt.argv[0],
-				    strerror(e));
-			die(2, "cannot run '%s': exited with status %d",
-			    T.opt.argv[0], WEXITSTATUS(status));
-		}
-		if ((status >> 16) == PTRACE_EVENT_EXEC)
-			break;
-		/* anything before the exec is ours (pipe read): let it go */
-		ptrace(PTRACE_CONT, pid, 0, 0);
-	}
+	wait_exec(pid, err[0]);
 	close(err[0]);
 	T.pid = pid;
 	T.started = true;
@@ -506,7 +521,7 @@ static void start_program(void)
 		uint64_t entry = auxv_entry(pid);
 
 		if (!entry)
-			die(1, "no entry point in /proc/%d/auxv", pid);
+			dcg_die(1, "no entry point in /proc/%d/auxv", pid);
 		bp_add(entry, BP_ENTRY);
 	}
 	resume_task(t, 0);
@@ -580,25 +595,25 @@ static void __attribute__((noreturn)) attach_failed(pid_t pid, int err)
 	char comm[16];
 
 	if (err != EPERM)
-		die(2, "cannot attach to process %d: %s", pid, strerror(err));
+		dcg_die(2, "cannot attach to process %d: %s", pid, strerror(err));
 	tracer = proc_status_field(pid, "TracerPid");
 	if (tracer > 0) {
 		task_read_comm(tracer, tracer, comm, sizeof(comm));
-		die(2, "cannot attach to process %d: it is already traced by "
+		dcg_die(2, "cannot attach to process %d: it is already traced by "
 		    "process %ld (%s); a process has one tracer at a time",
 		    pid, tracer, comm[0] ? comm : "?");
 	}
 	uid = proc_status_field(pid, "Uid");
 	scope = yama_scope();
 	if (geteuid() != 0 && uid >= 0 && uid != (long)geteuid())
-		die(2, "cannot attach to process %d: not permitted: it "
+		dcg_die(2, "cannot attach to process %d: not permitted: it "
 		    "belongs to uid %ld, and tracing another user's process "
 		    "needs root", pid, uid);
 	if (scope > 0)
-		die(2, "cannot attach to process %d: not permitted: "
+		dcg_die(2, "cannot attach to process %d: not permitted: "
 		    "kernel.yama.ptrace_scope is %ld (1: only ancestors; 2: "
 		    "root only; 3: nobody)", pid, scope);
-	die(2, "cannot attach to process %d: not permitted (%s)", pid,
+	dcg_die(2, "cannot attach to process %d: not permitted (%s)", pid,
 	    strerror(err));
 }
 
@@ -709,14 +724,14 @@ static int finish(void)
 	if (T.fatal)
 		explain_missing();	/* while the process is there to ask */
 	if (detached && T.w.error)
-		warnx_("cannot write the trace to %s (%s): %s process %d",
+		dcg_warn("cannot write the trace to %s (%s): %s process %d",
 		       strcmp(T.opt.out, "-") ? T.opt.out : "standard output",
 		       strerror(T.w.error),
 		       T.started && !T.opt.leave_running ?
 		       "killing the program it started," : "detaching from",
 		       T.pid);
 	else if (detached && frontend_gone())
-		warnx_("the dcg-trace front end was killed: %s process %d",
+		dcg_warn("the dcg-trace front end was killed: %s process %d",
 		       T.started && !T.opt.leave_running ?
 		       "killing the program it started," : "detaching from",
 		       T.pid);
@@ -732,7 +747,7 @@ static int finish(void)
 	ret = dcg_writer_close(&T.w);
 	if (ret < 0) {
 		if (!(detached && werr))	/* not said above */
-			warnx_("%s: %s", T.opt.out, strerror(-ret));
+			dcg_warn("%s: %s", T.opt.out, strerror(-ret));
 		rc = 1;
 	}
 	if (T.fatal) {
@@ -764,16 +779,17 @@ int main(int argc, char **argv)
 {
 	int ret;
 
+	dcg_progname = PROG;
 	parse_args(argc, argv);
 	if (T.opt.attach_pid)
 		check_stdout_shared(T.opt.attach_pid);
 	frontend_split();	/* from here on, this is the tracer */
 	T.mode = T.opt.mode ? T.opt.mode : mode_detect();
 	if (stop_requested)
-		die(1, "interrupted before tracing began: nothing traced");
+		dcg_die(1, "interrupted before tracing began: nothing traced");
 	ret = dcg_writer_open(&T.w, T.opt.out, T.opt.max_events);
 	if (ret < 0)
-		die(2, "cannot write %s: %s", T.opt.out, strerror(-ret));
+		dcg_die(2, "cannot write %s: %s", T.opt.out, strerror(-ret));
 	if (T.opt.attach_pid)
 		attach_process();
 	else

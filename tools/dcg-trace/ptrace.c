@@ -287,7 +287,7 @@ int resolve_and_arm(bool fatal)
 		}
 		for (j = 0; j < n; j++) {
 			if (bp_add(addrs[j], BP_FUNC) < 0)
-				warnx_("cannot set a breakpoint on %s at %#llx",
+				dcg_warn("cannot set a breakpoint on %s at %#llx",
 				       T.opt.funcs[i],
 				       (unsigned long long)addrs[j]);
 			vlog(1, "breakpoint on %s at %#llx", T.opt.funcs[i],
@@ -345,6 +345,61 @@ static void bp_hit(struct task *t, struct bp *b)
 	resume_task(t, 0);
 }
 
+/* A SIGTRAP in a native run of hop mode: its hit, or anything else. */
+static void hop_trap(struct task *t)
+{
+	struct bp *b;
+
+	if (hop_sigtrap(t)) {
+		resume_task(t, 0);
+		return;
+	}
+	b = int3_hit(t);
+	if (b) {
+		hop_settle(t, b->addr);
+		bp_hit(t, b);
+		return;
+	}
+	/* an int3 of ours taken out since: rip goes back onto it */
+	if (skip_sigtrap(t, false)) {
+		hop_settle(t, t->regs.rip);
+		resume_task(t, 0);
+		return;
+	}
+	hop_foreign_trap(t);
+	hop_settle(t, t->regs.rip);
+	deliver_sigtrap(t);
+}
+
+/* The stop after a step of ours. */
+static void step_trap(struct task *t)
+{
+	if (skip_stepped_into_int3(t))
+		return;
+	/*
+	 * The program's TF was set over the instruction that ran: this
+	 * step trap is its own (tracee_flags.c).
+	 */
+	if (t->in_window && !tflags_handler_entry(t) &&
+	    tflags_after_step(t)) {
+		window_stop(t);
+		deliver_sigtrap(t);
+		return;
+	}
+	if (own_sigtrap_while_stepping(t)) {
+		/* the instruction that raised it did run */
+		if (t->in_window)
+			window_stop(t);
+		deliver_sigtrap(t);
+		return;
+	}
+	if (t->in_window)
+		window_stop(t);
+	if (t->regs.rip == T.dldebug_addr)
+		link_map_changed();
+	resume_task(t, 0);
+}
+
 static void handle_sigtrap(struct task *t)
 {
 	struct bp *b;
@@ -353,53 +408,11 @@ static void handle_sigtrap(struct task *t)
 		return;
 	sigstate_trap(t);	/* a forced SIGTRAP: see sigtrap_state.c */
 	if (t->hop.armed) {
-		/* a native run in hop mode: its hit, or anything else */
-		if (hop_sigtrap(t)) {
-			resume_task(t, 0);
-			return;
-		}
-		b = int3_hit(t);
-		if (b) {
-			hop_settle(t, b->addr);
-			bp_hit(t, b);
-			return;
-		}
-		/* an int3 of ours taken out since: rip goes back onto it */
-		if (skip_sigtrap(t, false)) {
-			hop_settle(t, t->regs.rip);
-			resume_task(t, 0);
-			return;
-		}
-		hop_foreign_trap(t);
-		hop_settle(t, t->regs.rip);
-		deliver_sigtrap(t);
+		hop_trap(t);
 		return;
 	}
 	if (stepped(t)) {
-		if (skip_stepped_into_int3(t))
-			return;
-		/*
-		 * The program's TF was set over the instruction that ran:
-		 * this step trap is its own (tracee_flags.c).
-		 */
-		if (t->in_window && !tflags_handler_entry(t) &&
-		    tflags_after_step(t)) {
-			window_stop(t);
-			deliver_sigtrap(t);
-			return;
-		}
-		if (own_sigtrap_while_stepping(t)) {
-			/* the instruction that raised it did run */
-			if (t->in_window)
-				window_stop(t);
-			deliver_sigtrap(t);
-			return;
-		}
-		if (t->in_window)
-			window_stop(t);
-		if (t->regs.rip == T.dldebug_addr)
-			link_map_changed();
-		resume_task(t, 0);
+		step_trap(t);
 		return;
 	}
 	tflags_from_regs(t);	/* ran free: GETREGS shows its own TF */
@@ -545,7 +558,7 @@ static void fork_child(pid_t child)
 	/* It inherited our int3s in its copy of memory. */
 	bp_remove_all(child);
 	if (ptrace(PTRACE_DETACH, child, 0, 0) < 0 && errno != ESRCH)
-		warnx_("cannot detach forked child %d: %s", child,
+		dcg_warn("cannot detach forked child %d: %s", child,
 		       strerror(errno));
 	task_del(c);
 }
@@ -738,7 +751,7 @@ int trace_loop(void)
 					     T.ntasks);
 					break;
 				}
-				die(1, "waitpid: %s", strerror(errno));
+				dcg_die(1, "waitpid: %s", strerror(errno));
 			}
 			t = task_find(tid);
 			if (!t) {
@@ -805,7 +818,7 @@ static void drain_sigtrap(struct task *t)
 		t->has_pending = true;
 		t->pending_status = status;
 	}
-	warnx_("thread %d: a SIGTRAP stays queued at the detach", t->tid);
+	dcg_warn("thread %d: a SIGTRAP stays queued at the detach", t->tid);
 }
 
 /*

@@ -92,7 +92,7 @@ static void warn_once(struct task *t, const char *what)
 	if (warned)
 		return;
 	warned = true;
-	warnx_("thread %d: cannot keep the program's SIGTRAP %s as it set it "
+	dcg_warn("thread %d: cannot keep the program's SIGTRAP %s as it set it "
 	       "(it may differ from an untraced run)", t->tid, what);
 }
 

@@ -99,9 +99,9 @@ bool skip_enabled(void)
 void skip_add_exclude(const char *glob)
 {
 	if (!*glob)
-		die(2, "empty function pattern for -N");
+		dcg_die(2, "empty function pattern for -N");
 	if (T.opt.nexcludes == (int)DCG_ARRAY_SIZE(T.opt.excludes))
-		die(2, "too many -N patterns (at most %zu)",
+		dcg_die(2, "too many -N patterns (at most %zu)",
 		    DCG_ARRAY_SIZE(T.opt.excludes));
 	T.opt.excludes[T.opt.nexcludes++] = glob;
 }
@@ -126,7 +126,7 @@ static void resolve_excludes(void)
 	if (!S.excluded) {
 		S.excluded = calloc(MAX_EXCLUDED, sizeof(*S.excluded));
 		if (!S.excluded)
-			die(1, "out of memory");
+			dcg_die(1, "out of memory");
 	}
 	for (i = 0; i < T.opt.nexcludes; i++) {
 		got = sym_resolve_glob(T.opt.excludes[i], S.excluded + n,
@@ -135,7 +135,7 @@ static void resolve_excludes(void)
 		n += got;
 	}
 	if (n == MAX_EXCLUDED)
-		warnx_("-N patterns match more than %d functions: some are "
+		dcg_warn("-N patterns match more than %d functions: some are "
 		       "not excluded", MAX_EXCLUDED);
 	qsort(S.excluded, n, sizeof(*S.excluded), cmp_u64);
 	S.nexcluded = n;
@@ -204,12 +204,12 @@ bool skip_native(const struct task *t)
 
 /* ---- debug registers ---- */
 
-static long dr_offset(int i)
+long dr_offset(int i)
 {
 	return offsetof(struct user, u_debugreg) + i * sizeof(long);
 }
 
-static int dr_write(struct task *t, int i, uint64_t val)
+int dr_write(struct task *t, int i, uint64_t val)
 {
 	if (ptrace(PTRACE_POKEUSER, t->tid, (void *)dr_offset(i),
 		   (void *)(uintptr_t)val) < 0)

@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <elfutils/libdwfl.h>
 #include "dcg_trace.h"
+#include "elf_util.h"
 
 static Dwfl *dwfl;
 static pid_t sym_pid;
@@ -111,23 +112,35 @@ static const char *func_sym(Dwfl_Module *mod, int i, GElf_Addr *addr)
 	return s;
 }
 
-static int resolve_module(Dwfl_Module *mod, void **ud, const char *mname,
-			  Dwarf_Addr base, void *arg)
+/* @fn on each function defined in @mod's symbol table. */
+static void each_func(Dwfl_Module *mod,
+		      void (*fn)(void *arg, const char *name, GElf_Addr addr),
+		      void *arg)
 {
-	struct resolve_ctx *c = arg;
 	int i, n = dwfl_module_getsymtab(mod);
 
 	for (i = 1; i < n; i++) {
 		GElf_Addr addr;
 		const char *s = func_sym(mod, i, &addr);
 
-		if (!s)
-			continue;
-		if (c->glob ? fnmatch(c->name, s, 0) != 0 :
-			      strcmp(s, c->name) != 0)
-			continue;
-		add_unique(c, addr);
+		if (s)
+			fn(arg, s, addr);
 	}
+}
+
+static void resolve_one(void *arg, const char *name, GElf_Addr addr)
+{
+	struct resolve_ctx *c = arg;
+
+	if (c->glob ? fnmatch(c->name, name, 0) == 0 :
+		      strcmp(name, c->name) == 0)
+		add_unique(c, addr);
+}
+
+static int resolve_module(Dwfl_Module *mod, void **ud, const char *mname,
+			  Dwarf_Addr base, void *arg)
+{
+	each_func(mod, resolve_one, arg);
 	return DWARF_CB_OK;
 }
 
@@ -230,8 +243,6 @@ static bool module_has_symtab(Dwfl_Module *mod)
 {
 	const char *mainfile = NULL, *debugfile = NULL;
 	GElf_Addr bias;
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
 	Elf *elf;
 
 	dwfl_module_getsymtab(mod);	/* finds the debug file, if any */
@@ -240,29 +251,22 @@ static bool module_has_symtab(Dwfl_Module *mod)
 	if (debugfile)
 		return true;
 	elf = dwfl_module_getelf(mod, &bias);
-	while (elf && (scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
-			return true;
-	return false;
+	return elf && dcg_elf_section_of_type(elf, SHT_SYMTAB);
+}
+
+static void hint_one(void *arg, const char *name, GElf_Addr addr)
+{
+	struct hint_ctx *c = arg;
+	unsigned int d = edit_distance(c->name, c->len, name, c->limit);
+
+	if (d <= c->limit)
+		hint_add(c, name, d);
 }
 
 static int hint_module(Dwfl_Module *mod, void **ud, const char *mname,
 		       Dwarf_Addr base, void *arg)
 {
-	struct hint_ctx *c = arg;
-	int i, n = dwfl_module_getsymtab(mod);
-
-	for (i = 1; i < n; i++) {
-		GElf_Addr addr;
-		const char *s = func_sym(mod, i, &addr);
-		unsigned int d;
-
-		if (!s)
-			continue;
-		d = edit_distance(c->name, c->len, s, c->limit);
-		if (d <= c->limit)
-			hint_add(c, s, d);
-	}
+	each_func(mod, hint_one, arg);
 	return DWARF_CB_OK;
 }
 
@@ -420,11 +424,69 @@ static unsigned int prot_bits(const char *perms)
  * memory.c may cache and marks the libdwfl view stale.  Returns the
  * number of new mappings.
  */
+/* Address ranges, grown as /proc/PID/maps is read. */
+struct range_list {
+	uint64_t (*r)[2];
+	int n, cap;
+};
+
+static bool range_push(struct range_list *l, uint64_t start, uint64_t end,
+		       int first_cap)
+{
+	if (l->n == l->cap) {
+		void *p;
+
+		l->cap = l->cap ? 2 * l->cap : first_cap;
+		p = realloc(l->r, l->cap * sizeof(*l->r));
+		if (!p)
+			return false;
+		l->r = p;
+	}
+	l->r[l->n][0] = start;
+	l->r[l->n][1] = end;
+	l->n++;
+	return true;
+}
+
+/*
+ * One line of /proc/PID/maps: every mapping into @all, read-only code
+ * into @code, a mapping not seen before remembered (and written).  1
+ * for a new executable mapping, 0 for others, -1 out of memory.
+ */
+static int maps_line(const char *line, struct range_list *all,
+		     struct range_list *code, bool write_new)
+{
+	unsigned long long start, end, pgoff;
+	char perms[8], file[4096];
+	unsigned int prot;
+
+	file[0] = 0;
+	if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095[^\n]",
+		   &start, &end, perms, &pgoff, file) < 4)
+		return 0;
+	prot = prot_bits(perms);
+	if (!range_push(all, start, end, 64))
+		return -1;
+	if (!(prot & 4))
+		return 0;
+	if (!(prot & 2) && !range_push(code, start, end, 32))
+		return -1;
+	if (map_known(start, end, pgoff, file))
+		return 0;
+	map_remember(start, end, pgoff, file);
+	if (write_new) {
+		dcg_write_map_file(&T.w, T.pid, start, end, pgoff, prot,
+				   file[0] ? file : "[anon]");
+		T.maps_written++;
+	}
+	return 1;
+}
+
 int maps_scan(bool write_new)
 {
-	uint64_t (*ranges)[2] = NULL, (*all)[2] = NULL;
-	int nranges = 0, cap = 0, nall = 0, capall = 0, nnew = 0;
+	struct range_list code = { 0 }, all = { 0 };
 	char path[64], line[4096 + 128];
+	int nnew = 0, n;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", T.pid);
@@ -432,59 +494,21 @@ int maps_scan(bool write_new)
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long long start, end, pgoff;
-		char perms[8], file[4096];
-		unsigned int prot;
-		int n;
-
-		file[0] = 0;
-		n = sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095[^\n]",
-			   &start, &end, perms, &pgoff, file);
-		if (n < 4)
-			continue;
-		prot = prot_bits(perms);
-		if (nall == capall) {
-			capall = capall ? 2 * capall : 64;
-			all = realloc(all, capall * sizeof(*all));
-			if (!all)
-				break;
-		}
-		all[nall][0] = start;
-		all[nall][1] = end;
-		nall++;
-		if (!(prot & 4))
-			continue;
-		if (!(prot & 2)) {
-			if (nranges == cap) {
-				cap = cap ? 2 * cap : 32;
-				ranges = realloc(ranges, cap * sizeof(*ranges));
-				if (!ranges)
-					break;
-			}
-			ranges[nranges][0] = start;
-			ranges[nranges][1] = end;
-			nranges++;
-		}
-		if (map_known(start, end, pgoff, file))
-			continue;
-		map_remember(start, end, pgoff, file);
-		nnew++;
-		if (write_new) {
-			dcg_write_map_file(&T.w, T.pid, start, end, pgoff,
-					   prot, file[0] ? file : "[anon]");
-			T.maps_written++;
-		}
+		n = maps_line(line, &all, &code, write_new);
+		if (n < 0)
+			break;
+		nnew += n;
 	}
 	fclose(f);
 	if (nnew) {
 		dwfl_stale = true;
-		code_ranges_set((const uint64_t (*)[2])ranges, nranges,
-				(const uint64_t (*)[2])all, nall);
+		code_ranges_set((const uint64_t (*)[2])code.r, code.n,
+				(const uint64_t (*)[2])all.r, all.n);
 	} else {
 		/* new data mappings do not touch the code cache */
-		code_ranges_set_all((const uint64_t (*)[2])all, nall);
+		code_ranges_set_all((const uint64_t (*)[2])all.r, all.n);
 	}
-	free(ranges);
-	free(all);
+	free(code.r);
+	free(all.r);
 	return nnew;
 }

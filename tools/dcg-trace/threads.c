@@ -41,7 +41,7 @@ struct task *task_add(pid_t tid, pid_t tgid)
 	struct task *t = calloc(1, sizeof(*t));
 
 	if (!t)
-		die(1, "out of memory");
+		dcg_die(1, "out of memory");
 	t->tid = tid;
 	t->tgid = tgid;
 	t->state = TS_STOPPED;
@@ -121,7 +121,7 @@ int task_resume(struct task *t, enum resume_how how, int sig)
 	if (ptrace_resume(t->tid, how, sig) < 0) {
 		/* ESRCH: it died under us (SIGKILL); waitpid will say so. */
 		if (errno != ESRCH)
-			warnx_("cannot resume thread %d: %s", t->tid,
+			dcg_warn("cannot resume thread %d: %s", t->tid,
 			       strerror(errno));
 		return -errno;
 	}

@@ -122,7 +122,7 @@ static void keep_own_tf(struct task *t)
 {
 	t->regs.eflags |= X86_TF;
 	if (task_setregs(t) < 0)
-		warnx_("thread %d: cannot keep its own trap flag", t->tid);
+		dcg_warn("thread %d: cannot keep its own trap flag", t->tid);
 }
 
 static void fix_pushed(struct task *t, unsigned int size, bool tf)
@@ -137,7 +137,7 @@ static void fix_pushed(struct task *t, unsigned int size, bool tf)
 	if (mem_write(T.pid, t->regs.rsp, &word, size) == 0)
 		return;
 fail:
-	warnx_("thread %d: cannot hide the trap flag from pushf at %#llx",
+	dcg_warn("thread %d: cannot hide the trap flag from pushf at %#llx",
 	       t->tid, (unsigned long long)t->step_from);
 }
 
@@ -147,7 +147,7 @@ static void after_sigreturn(struct task *t)
 
 	/* rsp pointed at the ucontext when rt_sigreturn ran */
 	if (mem_read(t->step_rsp + UC_EFLAGS, &fl, sizeof(fl)) != sizeof(fl)) {
-		warnx_("thread %d: cannot read the flags sigreturn restored",
+		dcg_warn("thread %d: cannot read the flags sigreturn restored",
 		       t->tid);
 		return;
 	}
@@ -168,7 +168,7 @@ static void after_syscall(struct task *t, bool tf)
 		return;
 	t->regs.r11 ^= X86_TF;
 	if (task_setregs(t) < 0)
-		warnx_("thread %d: cannot hide the trap flag from r11", t->tid);
+		dcg_warn("thread %d: cannot hide the trap flag from r11", t->tid);
 }
 
 /*

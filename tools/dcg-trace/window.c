@@ -123,7 +123,7 @@ static void window_init(struct task *t)
 	if (!t->frames) {
 		t->frames = calloc(SHADOW_CAP, sizeof(*t->frames));
 		if (!t->frames)
-			die(1, "out of memory");
+			dcg_die(1, "out of memory");
 	}
 	dcg_thread_init(&t->eng, engine_mode(), t->frames, SHADOW_CAP);
 	t->eng.max_depth = T.opt.max_depth;
@@ -132,7 +132,7 @@ static void window_init(struct task *t)
 			t->prof_slots = calloc(PROFILE_SLOTS,
 					       sizeof(*t->prof_slots));
 			if (!t->prof_slots)
-				die(1, "out of memory");
+				dcg_die(1, "out of memory");
 		}
 		dcg_profile_init(&t->prof, t->prof_slots, PROFILE_SLOTS);
 		t->eng.prof = &t->prof;

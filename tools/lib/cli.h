@@ -7,6 +7,8 @@
 #define DCG_CLI_H
 
 #include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The option getopt refused, as the user wrote it. */
@@ -19,6 +21,15 @@ static inline const char *bad_option(char **argv)
 		return arg;
 	shortopt[1] = optopt;
 	return shortopt;
+}
+
+/* "PROG: what (see PROG --help)", the line of every usage error. */
+static inline void __attribute__((format(printf, 2, 0)))
+cli_vusage_error(const char *prog, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", prog);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, " (see %s --help)\n", prog);
 }
 
 #endif

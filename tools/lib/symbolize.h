@@ -52,6 +52,13 @@ struct dcg_symbolizer *dcg_sym_new(const struct dcg_symopts *opts,
 				   char *err, size_t errlen);
 void dcg_sym_free(struct dcg_symbolizer *s);
 
+/*
+ * Has any symbolizer of this process run out of memory?  It does not
+ * exit: what it could not keep is left out, and a name it could not
+ * copy reads "[out of memory]".  The program says so and decides.
+ */
+bool dcg_sym_out_of_memory(void);
+
 /* Feed MAP and KSYM records (any time; lookups see them afterwards). */
 void dcg_sym_add_record(struct dcg_symbolizer *s, const struct dcg_rec *rec);
 

@@ -255,28 +255,13 @@ static bool all_zero(const void *p, size_t len)
 	return true;
 }
 
-/*
- * Unpack the register block after @ev's 56 bytes into @a.  NULL if it
- * is what a producer can write, else what is wrong, with *@at the
- * offset of the bad field from the record's start.  The block must
- * fill the record exactly: struct dcg_ev_args, nregs values, nstr
- * strings each padded to 8 with zeros, all pad fields zero.
- */
-static const char *parse_args(const struct dcg_rec_event *ev,
-			      struct dcg_ev_argv *a, size_t *at, char *why,
-			      size_t whylen)
+/* The block's 8-byte head @h: NULL if its counts fit @ev, else why. */
+static const char *check_args_head(const struct dcg_rec_event *ev,
+				   const struct dcg_ev_args *h, char *why,
+				   size_t whylen)
 {
-	const unsigned char *rec = (const void *)ev;
-	const struct dcg_ev_args *h;
-	size_t size = ev->r.size, pos = sizeof(*ev);
 	bool is_ret = ev->kind == DCG_EV_RET;
-	unsigned int i, j;
 
-	memset(a, 0, sizeof(*a));
-	*at = pos;
-	if (size - pos < sizeof(*h))
-		return "register block shorter than its 8-byte head";
-	h = (const void *)(rec + pos);
 	if (ev->kind == DCG_EV_ASYNC)
 		return "register block on an async event (only calls and rets carry one)";
 	if (ev->flags & (DCG_EVF_SYNTHETIC | DCG_EVF_END))
@@ -298,6 +283,101 @@ static const char *parse_args(const struct dcg_rec_event *ev,
 	}
 	if (!all_zero(h->pad, sizeof(h->pad)))
 		return "register block: padding not zero";
+	return NULL;
+}
+
+/* The head of string @i at *@pos: NULL if it is a good one, else why. */
+static const char *check_str_head(const struct dcg_ev_str *s,
+				  const struct dcg_ev_args *h,
+				  const struct dcg_ev_argv *a, unsigned int i,
+				  char *why, size_t whylen)
+{
+	unsigned int j;
+
+	if (s->argno >= h->nregs) {
+		snprintf(why, whylen, "register block: string of register %u, past the %u values",
+			 s->argno, h->nregs);
+		return why;
+	}
+	for (j = 0; j < i; j++)
+		if (a->str[j].argno == s->argno) {
+			snprintf(why, whylen, "register block: two strings of register %u",
+				 s->argno);
+			return why;
+		}
+	if (s->flags & ~(DCG_STR_TRUNC | DCG_STR_FAULT)) {
+		snprintf(why, whylen, "register block: string flags 0x%x unknown",
+			 s->flags & ~(DCG_STR_TRUNC | DCG_STR_FAULT));
+		return why;
+	}
+	if (s->pad)
+		return "register block: string head padding not zero";
+	return NULL;
+}
+
+/*
+ * String @i of the block at *@pos into a->str[i], *@pos moved past it;
+ * NULL, or what is wrong with *@at where.
+ */
+static const char *parse_str(const unsigned char *rec, size_t size,
+			     const struct dcg_ev_args *h,
+			     struct dcg_ev_argv *a, unsigned int i,
+			     size_t *pos, size_t *at, char *why, size_t whylen)
+{
+	const struct dcg_ev_str *s = (const void *)(rec + *pos);
+	const char *bad;
+	size_t padded;
+
+	*at = *pos;
+	if (size - *pos < sizeof(*s))
+		return "register block: string head past the record's end";
+	bad = check_str_head(s, h, a, i, why, whylen);
+	if (bad)
+		return bad;
+	*pos += sizeof(*s);
+	padded = (s->len + 7u) & ~7u;
+	if (size - *pos < padded) {
+		snprintf(why, whylen, "register block: string of %u bytes past the record's end",
+			 s->len);
+		return why;
+	}
+	if (!all_zero(rec + *pos + s->len, padded - s->len)) {
+		*at = *pos + s->len;
+		return "register block: string padding not zero";
+	}
+	a->str[i].argno = s->argno;
+	a->str[i].flags = s->flags;
+	a->str[i].len = s->len;
+	a->str[i].bytes = (const char *)rec + *pos;
+	*pos += padded;
+	return NULL;
+}
+
+/*
+ * Unpack the register block after @ev's 56 bytes into @a.  NULL if it
+ * is what a producer can write, else what is wrong, with *@at the
+ * offset of the bad field from the record's start.  The block must
+ * fill the record exactly: struct dcg_ev_args, nregs values, nstr
+ * strings each padded to 8 with zeros, all pad fields zero.
+ */
+static const char *parse_args(const struct dcg_rec_event *ev,
+			      struct dcg_ev_argv *a, size_t *at, char *why,
+			      size_t whylen)
+{
+	const unsigned char *rec = (const void *)ev;
+	const struct dcg_ev_args *h;
+	size_t size = ev->r.size, pos = sizeof(*ev);
+	const char *bad;
+	unsigned int i;
+
+	memset(a, 0, sizeof(*a));
+	*at = pos;
+	if (size - pos < sizeof(*h))
+		return "register block shorter than its 8-byte head";
+	h = (const void *)(rec + pos);
+	bad = check_args_head(ev, h, why, whylen);
+	if (bad)
+		return bad;
 	pos += sizeof(*h);
 	*at = pos;
 	if (size - pos < 8u * h->nregs) {
@@ -310,46 +390,9 @@ static const char *parse_args(const struct dcg_rec_event *ev,
 	memcpy(a->regs, rec + pos, 8u * h->nregs);
 	pos += 8u * h->nregs;
 	for (i = 0; i < h->nstr; i++) {
-		const struct dcg_ev_str *s = (const void *)(rec + pos);
-		size_t padded;
-
-		*at = pos;
-		if (size - pos < sizeof(*s))
-			return "register block: string head past the record's end";
-		if (s->argno >= h->nregs) {
-			snprintf(why, whylen, "register block: string of register %u, past the %u values",
-				 s->argno, h->nregs);
-			return why;
-		}
-		for (j = 0; j < i; j++)
-			if (a->str[j].argno == s->argno) {
-				snprintf(why, whylen, "register block: two strings of register %u",
-					 s->argno);
-				return why;
-			}
-		if (s->flags & ~(DCG_STR_TRUNC | DCG_STR_FAULT)) {
-			snprintf(why, whylen, "register block: string flags 0x%x unknown",
-				 s->flags & ~(DCG_STR_TRUNC | DCG_STR_FAULT));
-			return why;
-		}
-		if (s->pad)
-			return "register block: string head padding not zero";
-		pos += sizeof(*s);
-		padded = (s->len + 7u) & ~7u;
-		if (size - pos < padded) {
-			snprintf(why, whylen, "register block: string of %u bytes past the record's end",
-				 s->len);
-			return why;
-		}
-		if (!all_zero(rec + pos + s->len, padded - s->len)) {
-			*at = pos + s->len;
-			return "register block: string padding not zero";
-		}
-		a->str[i].argno = s->argno;
-		a->str[i].flags = s->flags;
-		a->str[i].len = s->len;
-		a->str[i].bytes = (const char *)rec + pos;
-		pos += padded;
+		bad = parse_str(rec, size, h, a, i, &pos, at, why, whylen);
+		if (bad)
+			return bad;
 	}
 	a->nstr = h->nstr;
 	*at = pos;
@@ -504,9 +547,61 @@ static int check_profile(struct dcg_reader *r, const struct dcg_rec_profile *p)
 }
 
 /* Type-specific checks of a record whose size is already sane. */
-static int check_record(struct dcg_reader *r, const struct dcg_rec *rec)
+static int check_thread(struct dcg_reader *r, const struct dcg_rec_thread *t)
+{
+	if (t->what < DCG_THREAD_START || t->what > DCG_THREAD_EXEC)
+		return fail(r, r->offset,
+			    "thread record: what %u is unknown", t->what);
+	if (t->pid >= DCG_TID_LIMIT)
+		return fail(r, r->offset,
+			    "thread record: pid %u is above the limit %u",
+			    t->pid, DCG_TID_LIMIT - 1);
+	return 0;
+}
+
+static int check_switch(struct dcg_reader *r, const struct dcg_rec_switch *w)
+{
+	if (w->in_ts < w->out_ts)
+		return fail(r, r->offset,
+			    "switch record: back in (%llu) before out (%llu)",
+			    (unsigned long long)w->in_ts,
+			    (unsigned long long)w->out_ts);
+	return 0;
+}
+
+static int check_irq(struct dcg_reader *r, const struct dcg_rec_irq *q)
+{
+	if (q->end_ts < q->start_ts)
+		return fail(r, r->offset,
+			    "irq record: ends (%llu) before it starts (%llu)",
+			    (unsigned long long)q->end_ts,
+			    (unsigned long long)q->start_ts);
+	if (!dcg_irq_hard(q) && !q->faults)
+		return fail(r, r->offset,
+			    "irq record: no interrupt or exception counted");
+	return 0;
+}
+
+static int check_lost(struct dcg_reader *r, const struct dcg_rec_lost *l)
+{
+	if (l->reason < DCG_LOST_BUDGET || l->reason > DCG_LOST_DEPTH)
+		return fail(r, r->offset,
+			    "lost record: reason %u is unknown", l->reason);
+	return 0;
+}
+
+static int check_ksym(struct dcg_reader *r, const struct dcg_rec *rec)
 {
 	const unsigned char *p = (const unsigned char *)rec;
+
+	if (!has_nul(p + sizeof(struct dcg_rec_ksym),
+		     rec->size - sizeof(struct dcg_rec_ksym)))
+		return fail(r, r->offset, "ksym record: name not NUL-terminated");
+	return 0;
+}
+
+static int check_record(struct dcg_reader *r, const struct dcg_rec *rec)
+{
 	unsigned int type = rec->type;
 
 	if (rec->size < rec_min_size(r, type))
@@ -517,63 +612,15 @@ static int check_record(struct dcg_reader *r, const struct dcg_rec *rec)
 		return fail(r, r->offset, "%s record: tid %u is above the limit %u",
 			    rec_names[type], rec->tid, DCG_TID_LIMIT - 1);
 	switch (type) {
-	case DCG_REC_PROFILE:
-		return check_profile(r, (const void *)rec);
-	case DCG_REC_HEADER:
-		return check_header(r, (const void *)rec);
-	case DCG_REC_EVENT:
-		return check_event(r, (const void *)rec);
-	case DCG_REC_MAP:
-		return check_map(r, (const void *)rec);
-	case DCG_REC_KSYM:
-		if (!has_nul(p + sizeof(struct dcg_rec_ksym),
-			     rec->size - sizeof(struct dcg_rec_ksym)))
-			return fail(r, r->offset,
-				    "ksym record: name not NUL-terminated");
-		return 0;
-	case DCG_REC_THREAD: {
-		const struct dcg_rec_thread *t = (const void *)rec;
-
-		if (t->what < DCG_THREAD_START || t->what > DCG_THREAD_EXEC)
-			return fail(r, r->offset,
-				    "thread record: what %u is unknown", t->what);
-		if (t->pid >= DCG_TID_LIMIT)
-			return fail(r, r->offset,
-				    "thread record: pid %u is above the limit %u",
-				    t->pid, DCG_TID_LIMIT - 1);
-		return 0;
-	}
-	case DCG_REC_SWITCH: {
-		const struct dcg_rec_switch *w = (const void *)rec;
-
-		if (w->in_ts < w->out_ts)
-			return fail(r, r->offset,
-				    "switch record: back in (%llu) before out (%llu)",
-				    (unsigned long long)w->in_ts,
-				    (unsigned long long)w->out_ts);
-		return 0;
-	}
-	case DCG_REC_IRQ: {
-		const struct dcg_rec_irq *q = (const void *)rec;
-
-		if (q->end_ts < q->start_ts)
-			return fail(r, r->offset,
-				    "irq record: ends (%llu) before it starts (%llu)",
-				    (unsigned long long)q->end_ts,
-				    (unsigned long long)q->start_ts);
-		if (!dcg_irq_hard(q) && !q->faults)
-			return fail(r, r->offset,
-				    "irq record: no interrupt or exception counted");
-		return 0;
-	}
-	case DCG_REC_LOST: {
-		const struct dcg_rec_lost *l = (const void *)rec;
-
-		if (l->reason < DCG_LOST_BUDGET || l->reason > DCG_LOST_DEPTH)
-			return fail(r, r->offset,
-				    "lost record: reason %u is unknown", l->reason);
-		return 0;
-	}
+	case DCG_REC_PROFILE:	return check_profile(r, (const void *)rec);
+	case DCG_REC_HEADER:	return check_header(r, (const void *)rec);
+	case DCG_REC_EVENT:	return check_event(r, (const void *)rec);
+	case DCG_REC_MAP:	return check_map(r, (const void *)rec);
+	case DCG_REC_KSYM:	return check_ksym(r, rec);
+	case DCG_REC_THREAD:	return check_thread(r, (const void *)rec);
+	case DCG_REC_SWITCH:	return check_switch(r, (const void *)rec);
+	case DCG_REC_IRQ:	return check_irq(r, (const void *)rec);
+	case DCG_REC_LOST:	return check_lost(r, (const void *)rec);
 	}
 	return 0;
 }

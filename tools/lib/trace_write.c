@@ -90,14 +90,6 @@ static int put(struct dcg_writer *w, const void *rec, size_t size)
 	return 0;
 }
 
-static void rec_init(struct dcg_rec *r, unsigned int type, size_t size,
-		     dcg_u32 tid)
-{
-	r->type = type;
-	r->size = size;
-	r->tid = tid;
-}
-
 int dcg_writer_open(struct dcg_writer *w, const char *path,
 		    dcg_u64 max_events)
 {
@@ -128,15 +120,7 @@ int dcg_write_header(struct dcg_writer *w, unsigned int host,
 {
 	struct dcg_rec_header h;
 
-	memset(&h, 0, sizeof(h));
-	rec_init(&h.r, DCG_REC_HEADER, sizeof(h), 0);
-	memcpy(h.magic, DCG_TRACE_MAGIC, sizeof(h.magic));
-	h.version = DCG_TRACE_VERSION;
-	h.host = host;
-	h.mode = mode;
-	h.pid = pid;
-	h.flags = flags;
-	h.start_ns = start_ns;
+	dcg_rec_header_fill(&h, host, mode, pid, flags, start_ns);
 	if (comm)
 		strncpy(h.comm, comm, sizeof(h.comm) - 1);
 	return put(w, &h, sizeof(h));
@@ -160,7 +144,7 @@ int dcg_write_event(struct dcg_writer *w, const struct dcg_rec_event *ev)
 	 */
 	if (size <= sizeof(e) || size > DCG_REC_MAX_SIZE || size % 8)
 		size = sizeof(e);
-	rec_init(&e.r, DCG_REC_EVENT, size, ev->r.tid);
+	dcg_rec_init(&e.r, DCG_REC_EVENT, size, ev->r.tid);
 	ret = put(w, &e, sizeof(e));
 	if (ret >= 0 && size > sizeof(e))
 		ret = put(w, ev + 1, size - sizeof(e));
@@ -191,11 +175,7 @@ int dcg_write_map(struct dcg_writer *w, dcg_u32 pid, dcg_u64 start,
 		plen = DCG_REC_MAX_SIZE - sizeof(u.m);
 	size = ALIGN8(sizeof(u.m) + plen);
 	memset(u.buf, 0, size);
-	rec_init(&u.m.r, DCG_REC_MAP, size, pid);
-	u.m.start = start;
-	u.m.end = end;
-	u.m.pgoff = pgoff;
-	u.m.prot = prot;
+	dcg_rec_map_fill(&u.m, pid, size, start, end, pgoff, prot);
 	if (build_id && build_id_len) {
 		if (build_id_len > sizeof(u.m.build_id))
 			build_id_len = sizeof(u.m.build_id);
@@ -253,11 +233,7 @@ int dcg_write_thread(struct dcg_writer *w, dcg_u32 tid, dcg_u64 ts,
 {
 	struct dcg_rec_thread t;
 
-	memset(&t, 0, sizeof(t));
-	rec_init(&t.r, DCG_REC_THREAD, sizeof(t), tid);
-	t.ts = ts;
-	t.what = what;
-	t.pid = pid;
+	dcg_rec_thread_fill(&t, tid, ts, what, pid);
 	if (comm)
 		strncpy(t.comm, comm, sizeof(t.comm) - 1);
 	return put(w, &t, sizeof(t));
@@ -276,12 +252,7 @@ static int put_profile(struct dcg_writer *w, dcg_u32 tid, dcg_u64 ts,
 	unsigned char rec[DCG_REC_MAX_SIZE];
 	struct dcg_rec_profile p;
 
-	memset(&p, 0, sizeof(p));
-	rec_init(&p.r, DCG_REC_PROFILE, sizeof(p) + n * sizeof(*ent), tid);
-	p.ts = ts;
-	p.dropped = dropped;
-	p.nent = n;
-	p.flags = flags;
+	dcg_rec_profile_fill(&p, tid, ts, dropped, n, flags);
 	memcpy(rec, &p, sizeof(p));
 	memcpy(rec + sizeof(p), ent, n * sizeof(*ent));
 	return put(w, rec, p.r.size);
@@ -318,11 +289,7 @@ int dcg_write_pending_lost(struct dcg_writer *w, dcg_u32 tid, dcg_u64 ts,
 
 	if (!w->unreported)
 		return 0;
-	memset(&l, 0, sizeof(l));
-	rec_init(&l.r, DCG_REC_LOST, sizeof(l), tid);
-	l.ts = ts;
-	l.count = w->unreported;
-	l.reason = reason;
+	dcg_rec_lost_fill(&l, tid, ts, w->unreported, reason);
 	ret = put(w, &l, sizeof(l));
 	if (ret == 0)
 		w->unreported = 0;
@@ -335,8 +302,7 @@ int dcg_write_stats(struct dcg_writer *w, dcg_u64 ts, dcg_u64 stops,
 	struct dcg_rec_stats s;
 
 	dcg_write_pending_lost(w, 0, ts, DCG_LOST_BUDGET);
-	memset(&s, 0, sizeof(s));
-	rec_init(&s.r, DCG_REC_STATS, sizeof(s), 0);
+	dcg_rec_stats_fill(&s);
 	s.stops = stops;
 	s.produced = w->produced;
 	/* what the file holds once the buffer, this record's, is out */
