@@ -12,6 +12,8 @@
  *   symbols.c     function names -> addresses (libdwfl), maps, MAP records
  *   mode.c        --mode auto: does PTRACE_SINGLEBLOCK stop less often?
  *   hop.c         --mode hop: debug registers on the next transfers
+ *   debugreg.c    debug register writes: ours read-modify-write, the
+ *                 program's own kept and put back at detach
  *   frontend.c    the process the user sees; the tracer is its child
  *   guardian.c    a process that restores our int3s if we are killed
  *   tracee_flags.c the program's own TF: hidden from it, its traps kept
@@ -99,6 +101,20 @@ struct hop_task {
 	uint64_t dr[4];
 };
 
+/* debugreg.c: a thread's debug registers, the program's and ours. */
+#define DR7_ENABLES	0xffull		/* L0 G0 ... L3 G3 */
+/* DR7 bits of slot @i: its enables and its R/W, LEN fields */
+#define DR7_SLOT(i)	((3ull << (2 * (i))) | (0xfull << (16 + 4 * (i))))
+
+struct dr_task {
+	bool known;		/* prog* read */
+	bool ours_dr7;		/* we wrote DR7 */
+	uint8_t ours;		/* bit i: we wrote DRi */
+	uint64_t prog[4];	/* the program's own DR0-3, DR6, DR7 */
+	uint64_t prog6, prog7;
+	uint64_t dr7;		/* DR7 as it is now */
+};
+
 #define SHADOW_CAP 4096
 /*
  * --annotate: runs counted per thread before the table is written out
@@ -138,6 +154,7 @@ struct task {
 	struct dcg_prof_ent *prof_slots;
 	struct skip_task sk;	/* skip.c */
 	struct hop_task hop;	/* hop.c */
+	struct dr_task dr;	/* debugreg.c */
 
 	/* tracee_flags.c */
 	bool own_tf;		/* the program's TF, not ours */
@@ -284,6 +301,18 @@ void guardian_forget_all(void);
 void guardian_resumed(pid_t tid, int how);
 void guardian_injecting(pid_t tid, const struct user_regs_struct *regs);
 void guardian_done(void);
+void guardian_debugreg(pid_t tid, const struct dr_task *d);
+
+/* debugreg.c */
+int dr_peek(pid_t tid, int i, uint64_t *val);
+int dr_poke(pid_t tid, int i, uint64_t val);
+int dr_own(struct task *t);
+bool dr_program_uses(struct task *t, uint64_t *dr7);
+int dr_set_addr(struct task *t, int i, uint64_t addr);
+int dr7_update(struct task *t, uint64_t mask, uint64_t set);
+int dr6_clear(struct task *t);
+void dr_restore(struct task *t);
+void dr_exec(struct task *t);
 
 /* mode.c */
 int mode_detect(void);

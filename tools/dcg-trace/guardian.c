@@ -34,8 +34,10 @@
  *     attaches to each thread for a moment: PTRACE_DETACH clears the
  *     trap flag that a single step left set (the detach at tracer exit
  *     does not), and a thread that ran free and executed one of our
- *     int3s, still unrewound, is put back on the original instruction.
- *     Then it restores the bytes and sends SIGCONT.
+ *     int3s, still unrewound, is put back on the original instruction,
+ *     and one whose debug registers we wrote gets the program's own
+ *     values back (a table in the same mapping, filled before our
+ *     first write).  Then it restores the bytes and sends SIGCONT.
  *
  * What it cannot save (measured on Linux 6.18; testsuite/progs/faults/
  * detachprobe.c shows the kernel's side on any kernel): a thread in a
@@ -65,11 +67,19 @@
 #define GUARD_SLOTS 65536	/* 1 MiB of address space, touched lazily */
 #define GUARD_TIDS 4194304	/* PID_MAX_LIMIT: one byte per thread id */
 #define INT3 0xcc
+#define GUARD_DR_SLOTS 4096	/* threads with debug registers of ours */
 
 struct guard_slot {
 	uint64_t addr;
 	uint8_t orig;
 	uint8_t used;
+};
+
+/* A thread whose debug registers we wrote, and what the program had. */
+struct guard_dr {
+	int32_t tid;		/* 0: free */
+	uint8_t ours;		/* bit i: DRi written by us */
+	uint64_t prog[4], prog6, prog7;
 };
 
 struct guard_area {
@@ -82,6 +92,8 @@ struct guard_area {
 	/* a syscall injected (sigtrap_state.c): the thread's own registers */
 	int32_t inject_tid;		/* 0: none in progress */
 	struct user_regs_struct inject_regs;
+	uint32_t dr_full;		/* threads that found no guard_dr */
+	struct guard_dr drs[GUARD_DR_SLOTS];
 	struct guard_slot slots[GUARD_SLOTS];
 	uint8_t how[GUARD_TIDS];	/* 1 + enum resume_how, 0 = unknown */
 };
@@ -203,6 +215,49 @@ void guardian_injecting(pid_t tid, const struct user_regs_struct *regs)
 	__atomic_store_n(&G->inject_tid, tid, __ATOMIC_RELEASE);
 }
 
+static struct guard_dr *dr_slot_of(pid_t tid)
+{
+	int i;
+
+	for (i = 0; i < GUARD_DR_SLOTS; i++)
+		if (__atomic_load_n(&G->drs[i].tid, __ATOMIC_ACQUIRE) == tid)
+			return &G->drs[i];
+	return NULL;
+}
+
+/*
+ * The debug registers of thread @tid: @d says which ones we wrote and
+ * what the program had there, before the first write of each (NULL:
+ * the program's values are back, or the thread is gone).
+ */
+void guardian_debugreg(pid_t tid, const struct dr_task *d)
+{
+	struct guard_dr *g;
+
+	if (!G || tid <= 0)
+		return;
+	g = dr_slot_of(tid);
+	if (!d) {
+		if (g)
+			__atomic_store_n(&g->tid, 0, __ATOMIC_RELEASE);
+		return;
+	}
+	if (!g) {
+		g = dr_slot_of(0);
+		if (!g) {
+			if (!G->dr_full++)
+				warnx_("guardian: more than %d threads with "
+				       "debug registers of ours", GUARD_DR_SLOTS);
+			return;
+		}
+	}
+	memcpy(g->prog, d->prog, sizeof(g->prog));
+	g->prog6 = d->prog6;
+	g->prog7 = d->prog7;
+	g->ours = d->ours;
+	__atomic_store_n(&g->tid, tid, __ATOMIC_RELEASE);
+}
+
 /* Restore every noted byte in @pid's memory; returns how many. */
 static int restore(pid_t pid, int *seen)
 {
@@ -318,22 +373,36 @@ static bool trapped_on_ours(uint64_t rip)
 }
 
 /*
- * A thread left in a native run of hop mode (tools/dcg-trace/hop.c):
- * its debug registers are ours (hop mode only runs threads whose DR7
- * was 0), and the detach does not clear them.  A SIGTRAP of a hit
- * still pending is ours too.
+ * A thread whose debug registers dcg-trace wrote (a native run of hop
+ * mode, a skipped subtree's return breakpoint): the detach at tracer
+ * exit does not clear them, and the next hit would kill the program
+ * with SIGTRAP.  The program's own values go back, DR7 first, DR6 too
+ * (single steps set its BS bit).  A
+ * SIGTRAP of a hit of ours still pending (DR6 names one of our slots)
+ * is dropped.
  */
-static int unhop(pid_t tid, int *sig)
+static int restore_debugregs(pid_t tid, int *sig)
 {
-	long off6 = offsetof(struct user, u_debugreg) + 6 * sizeof(long);
-	long off7 = offsetof(struct user, u_debugreg) + 7 * sizeof(long);
-	long dr6;
+	struct guard_dr *g = dr_slot_of(tid);
+	struct user_regs_struct regs;
+	uint64_t dr6 = 0, addr;
+	int i, ok;
 
-	errno = 0;
-	dr6 = ptrace(PTRACE_PEEKUSER, tid, (void *)off6, NULL);
-	if (*sig == SIGTRAP && !errno && (dr6 & 0xf))
-		*sig = 0;
-	return ptrace(PTRACE_POKEUSER, tid, (void *)off7, NULL) == 0;
+	if (!g)
+		return 0;
+	/* DR6 is sticky: the hit is ours if rip is on the slot it names */
+	if (*sig == SIGTRAP && dr_peek(tid, 6, &dr6) == 0 &&
+	    ptrace(PTRACE_GETREGS, tid, 0, &regs) == 0)
+		for (i = 0; i < 4; i++)
+			if ((dr6 & g->ours & (1u << i)) &&
+			    dr_peek(tid, i, &addr) == 0 && addr == regs.rip)
+				*sig = 0;
+	ok = dr_poke(tid, 7, g->prog7) == 0;
+	for (i = 0; i < 4; i++)
+		if (g->ours & (1u << i))
+			dr_poke(tid, i, g->prog[i]);
+	dr_poke(tid, 6, g->prog6);	/* steps set BS, hits B0-B3 */
+	return ok;
 }
 
 /*
@@ -371,8 +440,7 @@ static int fix_thread(pid_t tid)
 		if (ptrace(PTRACE_SETREGS, tid, 0, &regs) == 0)
 			fixed = 1;
 	}
-	if (tid < GUARD_TIDS && G->how[tid] == 1 + RH_HOP)
-		fixed |= unhop(tid, &sig);
+	fixed |= restore_debugregs(tid, &sig);
 	ptrace(PTRACE_DETACH, tid, 0, (void *)(long)sig);
 	return fixed;
 }

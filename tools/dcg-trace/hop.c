@@ -18,10 +18,10 @@
  * the run at the thread's rip (hop_settle): DR7 cleared, the engine
  * told, and the stop then handled as it would be in step mode.  A
  * signal is delivered with a step, so its handler's entry is seen.
- * DR7 is nonzero only while a native run is under way; window end,
- * detach, exit (the kernel's) and exec (the kernel's) leave it 0, and
- * the guardian clears it on threads left in a native run when
- * dcg-trace dies.
+ * Our DR7 bits are set only while a native run is under way; window
+ * end, exit (the kernel's) and exec (the kernel's) clear them, detach
+ * puts every register back as the program had it (debugreg.c), and so
+ * does the guardian when dcg-trace dies.
  *
  * A thread whose DR7 is already nonzero when its first window opens (a
  * debugger that left breakpoints) is stepped, with one line saying so;
@@ -49,30 +49,8 @@ static struct {
 	unsigned int flags;	/* DCG_TRACE_HOP=straight: DCG_HOP_STRAIGHT */
 } H;
 
-static long dr_off(int i)
-{
-	return offsetof(struct user, u_debugreg) + i * sizeof(long);
-}
-
-static int dr_put(struct task *t, int i, uint64_t val)
-{
-	if (ptrace(PTRACE_POKEUSER, t->tid, (void *)dr_off(i),
-		   (void *)(uintptr_t)val) < 0)
-		return -errno;
-	return 0;
-}
-
-static int dr_get(struct task *t, int i, uint64_t *val)
-{
-	long v;
-
-	errno = 0;
-	v = ptrace(PTRACE_PEEKUSER, t->tid, (void *)dr_off(i), NULL);
-	if (errno)
-		return -errno;
-	*val = (uint64_t)v;
-	return 0;
-}
+/* The DR7 bits of every slot a plan may use. */
+#define HOP_DR7_MASK	(DR7_SLOT(0) | DR7_SLOT(1) | DR7_SLOT(2) | DR7_SLOT(3))
 
 /* Give up hopping on @t: it is stepped from now on. */
 static void hop_refuse(struct task *t, const char *why, uint64_t val)
@@ -96,12 +74,12 @@ static bool hop_usable(struct task *t)
 	if (t->hop.checked)
 		return true;
 	t->hop.checked = true;
-	r = dr_get(t, 7, &dr7);
+	r = dr_own(t);
 	if (r < 0) {
-		hop_refuse(t, "cannot read DR7", (uint64_t)-r);
+		hop_refuse(t, "cannot read debug registers, errno", (uint64_t)-r);
 		return false;
 	}
-	if (dr7 & 0xff) {
+	if (dr_program_uses(t, &dr7)) {
 		hop_refuse(t, "the program uses debug registers, DR7", dr7);
 		return false;
 	}
@@ -116,7 +94,7 @@ static int hop_arm(struct task *t, const struct dcg_hop_plan *p)
 
 	for (i = 0; i < p->n; i++) {
 		if (!(t->hop.dr_valid & (1u << i)) || t->hop.dr[i] != p->addr[i]) {
-			r = dr_put(t, i, p->addr[i]);
+			r = dr_set_addr(t, i, p->addr[i]);
 			if (r < 0)
 				return r;
 			t->hop.dr[i] = p->addr[i];
@@ -127,7 +105,7 @@ static int hop_arm(struct task *t, const struct dcg_hop_plan *p)
 		/* execute breakpoint: R/W 00, LEN 00, local enable */
 		dr7 |= 1ull << (2 * i);
 	}
-	r = dr_put(t, 7, dr7);
+	r = dr7_update(t, HOP_DR7_MASK, dr7);
 	if (r < 0)
 		return r;
 	t->hop.n = p->n;
@@ -177,7 +155,7 @@ bool hop_resume(struct task *t)
 	}
 	r = hop_arm(t, &p);
 	if (r < 0) {
-		dr_put(t, 7, 0);
+		dr7_update(t, HOP_DR7_MASK, 0);
 		hop_refuse(t, "cannot write debug registers, errno", -r);
 		return false;
 	}
@@ -201,7 +179,7 @@ void hop_settle(struct task *t, uint64_t ip)
 	if (!t->hop.armed)
 		return;
 	t->hop.armed = false;
-	dr_put(t, 7, 0);
+	dr7_update(t, HOP_DR7_MASK, 0);
 	H.settles++;
 	if (!t->in_window)
 		return;
@@ -231,7 +209,7 @@ bool hop_is_hit(struct task *t)
 	uint64_t dr6 = 0;
 	int i;
 
-	if (!t->hop.armed || dr_get(t, 6, &dr6) < 0)
+	if (!t->hop.armed || dr_peek(t->tid, 6, &dr6) < 0)
 		return false;
 	for (i = 0; i < t->hop.n; i++)
 		if ((dr6 & (1u << i)) && t->hop.addr[i] == t->regs.rip)
@@ -249,7 +227,7 @@ bool hop_sigtrap(struct task *t)
 		return false;
 	H.hits++;
 	/* DR6 is sticky on some kernels: the next hit must be told apart */
-	dr_put(t, 6, 0);
+	dr6_clear(t);
 	hop_settle(t, t->regs.rip);
 	return true;
 }
@@ -268,7 +246,7 @@ void hop_foreign_trap(struct task *t)
 	H.other_traps++;
 	if (!T.opt.verbose)
 		return;
-	dr_get(t, 6, &dr6);
+	dr_peek(t->tid, 6, &dr6);
 	si.si_code = 0;
 	ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si);
 	warnx_("thread %d: SIGTRAP at %#llx in a native run from %#llx is "
@@ -286,7 +264,7 @@ void hop_end(struct task *t)
 {
 	if (t->hop.armed) {
 		t->hop.armed = false;
-		dr_put(t, 7, 0);
+		dr7_update(t, HOP_DR7_MASK, 0);
 	}
 }
 

@@ -628,8 +628,11 @@ static void attach_process(void)
 		closedir(dir);
 	} while (added);
 	begin_trace();
-	for (t = T.tasks; t; t = t->next)
+	for (t = T.tasks; t; t = t->next) {
+		/* the program's debug registers, put back at detach */
+		dr_own(t);
 		thread_record(t, DCG_THREAD_START);
+	}
 	if (resolve_and_arm(true) < 0) {
 		T.fatal = true;
 		return;

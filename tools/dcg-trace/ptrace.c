@@ -425,6 +425,7 @@ void first_stop(struct task *t)
 	t->fresh = false;
 	if (t->foreign)
 		return;
+	dr_own(t);	/* the program's debug registers, put back at detach */
 	thread_record(t, DCG_THREAD_START);
 	if (T.opt.all && task_getregs(t) == 0)
 		window_open_here(t);
@@ -574,6 +575,7 @@ static void exec_happened(struct task *t)
 	thread_record(t, DCG_THREAD_EXEC);
 	sigstate_exec(t);
 	hop_exec(t);
+	dr_exec(t);
 	bp_forget_all();
 	maps_forget();
 	mem_open(T.pid);
@@ -897,6 +899,7 @@ void cleanup_detach(void)
 	for (t = T.tasks; t; t = next) {
 		next = t->next;
 		window_close(t);
+		dr_restore(t);	/* the program's own debug registers */
 		if (t->state == TS_STOPPED || t->world_stopped ||
 		    t->has_pending || t->listening)
 			ptrace(PTRACE_DETACH, t->tid, 0,

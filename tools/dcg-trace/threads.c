@@ -61,6 +61,8 @@ void task_del(struct task *t)
 		if (*pp == t) {
 			*pp = t->next;
 			T.ntasks--;
+			if (t->dr.known)
+				guardian_debugreg(t->tid, NULL);
 			free(t->frames);
 			free(t->prof_slots);
 			free(t);
