@@ -43,6 +43,9 @@ static void emit_at(struct stop *st, unsigned int kind, unsigned int flags,
 	ev.sp = sp;
 	ev.kind = kind;
 	ev.flags = flags;
+	if (st->t->inexact)
+		ev.flags |= DCG_EVF_INEXACT;
+	st->t->inexact = 0;
 	ev.cpu = 0;
 	ev.depth = st->t->shadow.depth;
 	ev.insns = st->t->insns;

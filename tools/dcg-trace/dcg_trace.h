@@ -11,6 +11,7 @@
  *   memory.c      /proc/PID/mem reads, cache of read-only code pages
  *   symbols.c     function names -> addresses (libdwfl), maps, MAP records
  *   mode.c        --mode auto: does PTRACE_SINGLEBLOCK stop less often?
+ *                 do the debug registers work (hop)?
  *   hop.c         --mode hop: debug registers on the next transfers
  *   debugreg.c    debug register writes: ours read-modify-write, the
  *                 program's own kept and put back at detach
@@ -317,6 +318,7 @@ void dr_exec(struct task *t);
 /* mode.c */
 int mode_detect(void);
 void mode_report(void);
+int mode_program_debugregs(pid_t tid, uint64_t dr7);
 
 /* hop.c */
 bool hop_resume(struct task *t);

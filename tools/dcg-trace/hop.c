@@ -138,7 +138,11 @@ bool hop_resume(struct task *t)
 		const char *how = getenv("DCG_TRACE_HOP");
 
 		H.env_read = true;
-		if (how && !strcmp(how, "straight"))
+		/*
+		 * --annotate counts per line: runs through jumps would be
+		 * lower bounds there, so they stop at every branch.
+		 */
+		if ((how && !strcmp(how, "straight")) || T.opt.annotate)
 			H.flags = DCG_HOP_STRAIGHT;
 	}
 	window_ops(t, &ops);
