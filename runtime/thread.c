@@ -727,6 +727,7 @@ DCG_API void dcg_thread_init(struct dcg_thread *t, unsigned int mode,
 	t->prev_ip = 0;
 	t->prev_sp = 0;
 	t->insns = 0;
+	t->inexact = 0;
 	t->thunk.kind = 0;
 	t->hide_ts = 0;
 	t->hide_ip = 0;
@@ -742,6 +743,7 @@ DCG_API void dcg_thread_begin(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
 
 	t->shadow.depth = 0;
 	t->insns = 0;
+	t->inexact = 0;
 	t->thunk.kind = 0;
 	f.func = ip;
 	f.ret_addr = ret_addr;
@@ -764,6 +766,7 @@ DCG_API void dcg_thread_begin_here(struct dcg_thread *t, dcg_u64 ip,
 {
 	t->shadow.depth = 0;
 	t->insns = 0;
+	t->inexact = 0;
 	t->thunk.kind = 0;
 	t->have_prev = 1;
 	t->prev_ip = ip;
