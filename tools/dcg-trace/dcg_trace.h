@@ -326,6 +326,8 @@ void hop_settle(struct task *t, uint64_t ip);
 bool hop_is_hit(struct task *t);
 bool hop_armed_at(const struct task *t, uint64_t addr);
 bool hop_sigtrap(struct task *t);
+bool hop_stale_trap(struct task *t);
+void hop_stale_settle(struct task *t);
 void hop_foreign_trap(struct task *t);
 void hop_end(struct task *t);
 void hop_exec(struct task *t);

@@ -39,11 +39,18 @@
 #include "dcg_trace.h"
 #include "dcg_hop.h"
 
+#ifndef TRAP_TRACE
+#define TRAP_TRACE 2
+#endif
+#ifndef TRAP_HWBKPT
+#define TRAP_HWBKPT 4
+#endif
+
 #define DR_HITS	0xfu	/* DR6 B0..B3 */
 
 static struct {
 	uint64_t plans_set, plans_next, plans_step;
-	uint64_t hits, settles, inexact, other_traps;
+	uint64_t hits, settles, inexact, other_traps, stale;
 	bool refused_said;
 	bool env_read;
 	unsigned int flags;	/* DCG_TRACE_HOP=straight: DCG_HOP_STRAIGHT */
@@ -237,6 +244,34 @@ bool hop_sigtrap(struct task *t)
 }
 
 /*
+ * Is the SIGTRAP that stopped @t (regs valid) in a native run a trap of
+ * ours from before the run began?  A step's trap (or a hit's) that was
+ * queued when a PTRACE_INTERRUPT or a group-stop was reported first
+ * (they come before queued signals) is delivered after the next resume,
+ * before any instruction runs: rip is still where the run began.  No
+ * hit is ever there (a plan never arms its own start), and a program's
+ * own SIGTRAP (kill, raise) has another si_code.  Seen as a foreign trap
+ * it killed sigflood one round in twenty under SIGSTOP/SIGCONT.
+ */
+bool hop_stale_trap(struct task *t)
+{
+	siginfo_t si;
+
+	if (!t->hop.armed || t->regs.rip != t->hop.start ||
+	    ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si) < 0)
+		return false;
+	return si.si_code == TRAP_TRACE || si.si_code == TRAP_HWBKPT;
+}
+
+/* The stale trap of hop_stale_trap(): nothing ran; plan again. */
+void hop_stale_settle(struct task *t)
+{
+	H.stale++;
+	dr6_clear(t);
+	hop_settle(t, t->regs.rip);
+}
+
+/*
  * A SIGTRAP in a native run of @t that is neither a hit nor an int3 of
  * ours goes to the program (its own, sent by kill()): counted, and with
  * -v described, so that a trap of ours misjudged would show.  Before
@@ -286,11 +321,12 @@ void hop_report(void)
 		return;
 	fprintf(stderr, PROG ": hop: %llu plans over jumps, %llu to the next "
 		"transfer, %llu steps; %llu hits, %llu other stops in native "
-		"runs (%llu SIGTRAPs passed on), %llu counts a lower bound\n",
+		"runs (%llu SIGTRAPs passed on, %llu stale traps of ours), %llu "
+		"counts a lower bound\n",
 		(unsigned long long)H.plans_set,
 		(unsigned long long)H.plans_next,
 		(unsigned long long)H.plans_step, (unsigned long long)H.hits,
 		(unsigned long long)(H.settles - H.hits),
 		(unsigned long long)H.other_traps,
-		(unsigned long long)H.inexact);
+		(unsigned long long)H.stale, (unsigned long long)H.inexact);
 }

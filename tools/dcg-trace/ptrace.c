@@ -370,6 +370,12 @@ static void handle_sigtrap(struct task *t)
 			resume_task(t, 0);
 			return;
 		}
+		/* our last step's trap, reported only now: nothing ran */
+		if (hop_stale_trap(t)) {
+			hop_stale_settle(t);
+			resume_task(t, 0);
+			return;
+		}
 		hop_foreign_trap(t);
 		hop_settle(t, t->regs.rip);
 		deliver_sigtrap(t);
@@ -839,7 +845,7 @@ static bool our_trap(struct task *t)
 {
 	struct bp *b;
 
-	if (stepped(t) || hop_is_hit(t))
+	if (stepped(t) || hop_is_hit(t) || hop_stale_trap(t))
 		return true;
 	b = int3_hit(t);
 	if (b) {
