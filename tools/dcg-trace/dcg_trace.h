@@ -299,7 +299,7 @@ int guardian_start(pid_t pid, bool kill_program);
 void guardian_note(uint64_t addr, uint8_t orig);
 void guardian_forget(uint64_t addr);
 void guardian_forget_all(void);
-void guardian_resumed(pid_t tid, int how);
+void guardian_resumed(pid_t tid, int how, uint64_t rip);
 void guardian_injecting(pid_t tid, const struct user_regs_struct *regs);
 void guardian_done(void);
 void guardian_debugreg(pid_t tid, const struct dr_task *d);

@@ -96,6 +96,7 @@ struct guard_area {
 	struct guard_dr drs[GUARD_DR_SLOTS];
 	struct guard_slot slots[GUARD_SLOTS];
 	uint8_t how[GUARD_TIDS];	/* 1 + enum resume_how, 0 = unknown */
+	uint64_t from[GUARD_TIDS];	/* rip it was resumed at, 0 = unknown */
 };
 
 static struct guard_area *G;
@@ -190,11 +191,16 @@ void guardian_forget_all(void)
 	G->image = image_id(G->pid);
 }
 
-/* @tid is being resumed @how: tells a hit int3 from a completed step. */
-void guardian_resumed(pid_t tid, int how)
+/*
+ * @tid is being resumed @how at @rip (0: not known): tells a hit int3
+ * from a completed step, and from a thread that had not run yet.
+ */
+void guardian_resumed(pid_t tid, int how, uint64_t rip)
 {
-	if (G && tid > 0 && tid < GUARD_TIDS)
+	if (G && tid > 0 && tid < GUARD_TIDS) {
+		__atomic_store_n(&G->from[tid], rip, __ATOMIC_RELAXED);
 		__atomic_store_n(&G->how[tid], 1 + how, __ATOMIC_RELAXED);
+	}
 }
 
 /*
@@ -363,7 +369,8 @@ static void wait_stopped(pid_t pid)
 }
 
 /*
- * Did a thread that ran free and stopped at @rip trap on our int3?
+ * Did a thread that ran free and stopped at @rip trap on our int3
+ * (fix_thread() knows it ran since it was resumed)?
  * The byte may be the original again already (another thread's
  * step-over put it back while this one waited).
  */
@@ -435,7 +442,15 @@ static int fix_thread(pid_t tid)
 	} else if (ptrace(PTRACE_GETREGS, tid, 0, &regs) == 0 &&
 	    tid < GUARD_TIDS && (G->how[tid] == 1 + RH_CONT ||
 				 G->how[tid] == 1 + RH_HOP) &&
-	    trapped_on_ours(regs.rip)) {
+	    G->from[tid] != regs.rip && trapped_on_ours(regs.rip)) {
+		/*
+		 * Not when it is still where it was resumed: stepped over
+		 * our int3 (rip one past it) and resumed, it had not run
+		 * when dcg-trace died; put back, it would run the
+		 * instruction twice (push %rbp: work() returned to its
+		 * saved rbp, SIGSEGV; testsuite/soak-dcg-trace in hop mode,
+		 * 2 rounds in 200).
+		 */
 		regs.rip--;
 		if (ptrace(PTRACE_SETREGS, tid, 0, &regs) == 0)
 			fixed = 1;
