@@ -39,6 +39,9 @@
 #include "dcg_trace.h"
 #include "dcg_hop.h"
 
+#ifndef TRAP_BRKPT
+#define TRAP_BRKPT 1	/* x86: a stepped syscall's report at its exit */
+#endif
 #ifndef TRAP_TRACE
 #define TRAP_TRACE 2
 #endif
@@ -250,7 +253,9 @@ bool hop_sigtrap(struct task *t)
  * (they come before queued signals) is delivered after the next resume,
  * before any instruction runs: rip is still where the run began.  No
  * hit is ever there (a plan never arms its own start), and a program's
- * own SIGTRAP (kill, raise) has another si_code.  Seen as a foreign trap
+ * own SIGTRAP (kill, raise, int3: SI_USER, SI_TKILL, SI_KERNEL) has
+ * another si_code.  A stepped syscall reports its step at its exit as
+ * TRAP_BRKPT (threadexit died of one, blocked in futex while stepped).  Seen as a foreign trap
  * it killed sigflood one round in twenty under SIGSTOP/SIGCONT.
  */
 bool hop_stale_trap(struct task *t)
@@ -260,7 +265,8 @@ bool hop_stale_trap(struct task *t)
 	if (!t->hop.armed || t->regs.rip != t->hop.start ||
 	    ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si) < 0)
 		return false;
-	return si.si_code == TRAP_TRACE || si.si_code == TRAP_HWBKPT;
+	return si.si_code == TRAP_TRACE || si.si_code == TRAP_HWBKPT ||
+	       si.si_code == TRAP_BRKPT;
 }
 
 /* The stale trap of hop_stale_trap(): nothing ran; plan again. */
