@@ -256,13 +256,19 @@ bool hop_sigtrap(struct task *t)
  * own SIGTRAP (kill, raise, int3: SI_USER, SI_TKILL, SI_KERNEL) has
  * another si_code.  A stepped syscall reports its step at its exit as
  * TRAP_BRKPT (threadexit died of one, blocked in futex while stepped).  Seen as a foreign trap
- * it killed sigflood one round in twenty under SIGSTOP/SIGCONT.
+ * it killed sigflood one round in twenty under SIGSTOP/SIGCONT; behind
+ * a group-stop that settled the run, at the detach one round in thirty.
  */
 bool hop_stale_trap(struct task *t)
 {
 	siginfo_t si;
 
-	if (!t->hop.armed || t->regs.rip != t->hop.start ||
+	/*
+	 * Not armed but last resumed for a native run: a group-stop (or
+	 * an interrupt) settled the run and the thread was let listen,
+	 * not resumed; the trap is from before that stop.
+	 */
+	if (t->how != RH_HOP || (t->hop.armed && t->regs.rip != t->hop.start) ||
 	    ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si) < 0)
 		return false;
 	return si.si_code == TRAP_TRACE || si.si_code == TRAP_HWBKPT ||

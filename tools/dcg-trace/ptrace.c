@@ -417,6 +417,12 @@ static void handle_sigtrap(struct task *t)
 	}
 	if (skip_sigtrap(t, true))
 		return;
+	/* a trap of ours queued behind the group-stop that we let listen */
+	if (hop_stale_trap(t)) {
+		hop_stale_settle(t);
+		resume_task(t, 0);
+		return;
+	}
 	deliver_sigtrap(t);
 }
 
