@@ -263,7 +263,9 @@ struct dcg_thread {
 	struct dcg_stats stats;
 	dcg_u8  mode;		/* DCG_MODE_STEP or DCG_MODE_BLOCK */
 	dcg_u8  have_prev;
-	dcg_u16 pad;
+	dcg_u8  inexact;	/* a count since the last event is a lower
+				 * bound (hop mode): DCG_EVF_INEXACT */
+	dcg_u8  pad;
 	dcg_u32 max_depth;	/* 0 = unlimited; see DCG_FRAME_SKIPPED */
 	dcg_u64 prev_ip;
 	dcg_u64 prev_sp;

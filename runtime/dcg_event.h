@@ -101,6 +101,11 @@ enum dcg_ev_kind {
 #define DCG_EVF_OVERFLOW	0x10	/* frame deeper than the shadow stack */
 #define DCG_EVF_ROOT		0x20	/* CALL that opens a trace window */
 #define DCG_EVF_END		0x40	/* RET that closes a trace window */
+#define DCG_EVF_INEXACT		0x80	/* insns is a lower bound from here on:
+					 * since the thread's previous event
+					 * a native run (hop mode) went
+					 * through jumps whose path is not
+					 * known */
 
 struct dcg_rec_event {
 	struct dcg_rec r;	/* tid = thread */
@@ -179,7 +184,7 @@ struct dcg_ev_str {
 #define DCG_TID_LIMIT		4194304u	/* 4 * 1024 * 1024 */
 
 /* Every DCG_EVF_* bit; readers reject the others. */
-#define DCG_EVF_ALL		0x7f
+#define DCG_EVF_ALL		0xff
 
 /* A mapping of the traced process, for symbolization after it exits. */
 struct dcg_rec_map {

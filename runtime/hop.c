@@ -328,8 +328,15 @@ DCG_API int dcg_thread_hop(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
 	int exact = 1;
 
 	t->stats.stops++;
+	/*
+	 * The run goes into the profile (--annotate) as the straight line
+	 * it was, or the part of it known; the next event says which.
+	 */
 	if (t->have_prev)
-		t->insns += dcg_hop_count(t->prev_ip, ip, ops, &exact);
+		dcg_thread_count(t, t->prev_ip,
+				 dcg_hop_count(t->prev_ip, ip, ops, &exact), ops);
+	if (!exact)
+		t->inexact = 1;
 	t->have_prev = 1;
 	t->prev_ip = ip;
 	t->prev_sp = sp;

@@ -36,6 +36,9 @@ static void emit_at(struct stop *st, unsigned int kind, unsigned int flags,
 
 	dcg_rec_event_fill(&ev, 0, kind, flags, st->ts, from, to);
 	ev.sp = sp;
+	if (st->t->inexact)
+		ev.flags |= DCG_EVF_INEXACT;
+	st->t->inexact = 0;
 	ev.depth = st->t->shadow.depth;
 	ev.insns = st->t->insns;
 	st->t->stats.events++;
@@ -716,6 +719,7 @@ DCG_API void dcg_thread_init(struct dcg_thread *t, unsigned int mode,
 	t->prev_ip = 0;
 	t->prev_sp = 0;
 	t->insns = 0;
+	t->inexact = 0;
 	t->thunk.kind = 0;
 	t->hide_ts = 0;
 	t->hide_ip = 0;
@@ -731,6 +735,7 @@ DCG_API void dcg_thread_begin(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
 
 	t->shadow.depth = 0;
 	t->insns = 0;
+	t->inexact = 0;
 	t->thunk.kind = 0;
 	f.func = ip;
 	f.ret_addr = ret_addr;
@@ -753,6 +758,7 @@ DCG_API void dcg_thread_begin_here(struct dcg_thread *t, dcg_u64 ip,
 {
 	t->shadow.depth = 0;
 	t->insns = 0;
+	t->inexact = 0;
 	t->thunk.kind = 0;
 	t->have_prev = 1;
 	t->prev_ip = ip;

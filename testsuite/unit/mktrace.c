@@ -242,7 +242,7 @@ static unsigned int ev_flags(const char *s)
 {
 	static const char *const names[] = {
 		"synthetic", "indirect", "unmatched", "skipped",
-		"overflow", "root", "end",
+		"overflow", "root", "end", "inexact",
 	};
 	unsigned int flags = 0, i;
 	char buf[256], *tok, *save = NULL;
@@ -257,10 +257,10 @@ static unsigned int ev_flags(const char *s)
 			flags |= strtoul(tok, NULL, 0);
 			continue;
 		}
-		for (i = 0; i < 7; i++)
+		for (i = 0; i < 8; i++)
 			if (!strcmp(tok, names[i]))
 				break;
-		if (i == 7)
+		if (i == 8)
 			die("unknown flag '%s'", tok);
 		flags |= 1u << i;
 	}

@@ -357,7 +357,7 @@ const char *flag_names(unsigned int flags, const char *sep, char *buf,
 {
 	static const char *const names[] = {
 		"synthetic", "indirect", "unmatched", "skipped",
-		"overflow", "root", "end", "0x80",
+		"overflow", "root", "end", "inexact",
 	};
 	size_t n = 0;
 	unsigned int i;
@@ -454,6 +454,24 @@ void print_footer(struct report *rp, const char *p)
 	if (r->unknown)
 		fprintf(rp->out, "%sskipped records of unknown type: %llu\n", p,
 			(unsigned long long)r->unknown);
+	if (r->inexact && have_insns(rp))
+		fprintf(rp->out, "%s%s\n", p, inexact_note(rp));
+}
+
+/*
+ * Hop mode ran loops natively without knowing their paths: every
+ * instruction count from the first such event on (and a frame's, when
+ * one is inside it) is a lower bound.  Said wherever counts are shown.
+ */
+const char *inexact_note(struct report *rp)
+{
+	static char buf[256];
+
+	snprintf(buf, sizeof(buf), "instruction counts are lower bounds: "
+		 "%llu events follow native runs of hop mode whose path is "
+		 "not known (DCG_TRACE_HOP=straight or --mode step count "
+		 "exactly)", (unsigned long long)rp->rd.inexact);
+	return buf;
 }
 
 bool have_insns(const struct report *rp)
@@ -557,6 +575,9 @@ void note_dropped(struct report *rp)
 		dcg_warn(
 			"%s: skipped %llu records of unknown type",
 			r->name, (unsigned long long)r->unknown);
+	if (r->inexact && have_insns(rp))
+		fprintf(stderr, "dcg-report: %s: %s\n", r->name,
+			inexact_note(rp));
 	if (rp->ws.backwards)
 		dcg_warn(
 			"%s: timestamps out of order: %llu events",

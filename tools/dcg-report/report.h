@@ -395,6 +395,7 @@ const char *weight_unit(const struct report *rp);
 /* the line under every text view's header */
 void print_cost_note(struct report *rp, const char *prefix);
 void note_dropped(struct report *rp);	/* stderr, for machine formats */
+const char *inexact_note(struct report *rp);	/* counts: lower bounds */
 /* read a trace into @rp (o and view set): 0 or the exit status */
 int report_load(struct report *rp, const char *path);
 int report_incomplete(struct report *rp);	/* the line; returns 3 */

@@ -464,6 +464,9 @@ static int finish(struct report *rp)
 	fprintf(f, "pid: %u\ncmd: %.16s\npart: 1\n\n", h->pid, h->comm);
 	fprintf(f, "# dropped: %llu events\n", (unsigned long long)rp->rd.lost);
 	fprintf(f, "# ns: times include tracing overhead\n");
+	/* and on stderr (note_dropped): Ir must not silently be less */
+	if (rp->rd.inexact && have_insns(rp))
+		fprintf(f, "# Ir: %s\n", inexact_note(rp));
 	if (pl.lines)
 		fprintf(f, "# per-line Ir from %llu profile records: %llu Ir dropped by the tracer; %llu Ir in code with no symbol or of no function shown (their functions' Ir stay on entry lines); %llu Ir on the last decodable insn of a run\n",
 			(unsigned long long)rp->prof.records,

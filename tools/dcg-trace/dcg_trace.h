@@ -11,7 +11,10 @@
  *   memory.c      /proc/PID/mem reads, cache of read-only code pages
  *   symbols.c     function names -> addresses (libdwfl), maps, MAP records
  *   mode.c        --mode auto: does PTRACE_SINGLEBLOCK stop less often?
+ *                 do the debug registers work (hop)?
  *   hop.c         --mode hop: debug registers on the next transfers
+ *   debugreg.c    debug register writes: ours read-modify-write, the
+ *                 program's own kept and put back at detach
  *   frontend.c    the process the user sees; the tracer is its child
  *   guardian.c    a process that restores our int3s if we are killed
  *   tracee_flags.c the program's own TF: hidden from it, its traps kept
@@ -100,6 +103,20 @@ struct hop_task {
 	uint64_t dr[4];
 };
 
+/* debugreg.c: a thread's debug registers, the program's and ours. */
+#define DR7_ENABLES	0xffull		/* L0 G0 ... L3 G3 */
+/* DR7 bits of slot @i: its enables and its R/W, LEN fields */
+#define DR7_SLOT(i)	((3ull << (2 * (i))) | (0xfull << (16 + 4 * (i))))
+
+struct dr_task {
+	bool known;		/* prog* read */
+	bool ours_dr7;		/* we wrote DR7 */
+	uint8_t ours;		/* bit i: we wrote DRi */
+	uint64_t prog[4];	/* the program's own DR0-3, DR6, DR7 */
+	uint64_t prog6, prog7;
+	uint64_t dr7;		/* DR7 as it is now */
+};
+
 #define SHADOW_CAP 4096
 /*
  * --annotate: runs counted per thread before the table is written out
@@ -139,6 +156,7 @@ struct task {
 	struct dcg_prof_ent *prof_slots;
 	struct skip_task sk;	/* skip.c */
 	struct hop_task hop;	/* hop.c */
+	struct dr_task dr;	/* debugreg.c */
 
 	/* tracee_flags.c */
 	bool own_tf;		/* the program's TF, not ours */
@@ -280,13 +298,26 @@ int guardian_start(pid_t pid, bool kill_program);
 void guardian_note(uint64_t addr, uint8_t orig);
 void guardian_forget(uint64_t addr);
 void guardian_forget_all(void);
-void guardian_resumed(pid_t tid, int how);
+void guardian_resumed(pid_t tid, int how, uint64_t rip);
 void guardian_injecting(pid_t tid, const struct user_regs_struct *regs);
 void guardian_done(void);
+void guardian_debugreg(pid_t tid, const struct dr_task *d);
+
+/* debugreg.c */
+int dr_peek(pid_t tid, int i, uint64_t *val);
+int dr_poke(pid_t tid, int i, uint64_t val);
+int dr_own(struct task *t);
+bool dr_program_uses(struct task *t, uint64_t *dr7);
+int dr_set_addr(struct task *t, int i, uint64_t addr);
+int dr7_update(struct task *t, uint64_t mask, uint64_t set);
+int dr6_clear(struct task *t);
+void dr_restore(struct task *t);
+void dr_exec(struct task *t);
 
 /* mode.c */
 int mode_detect(void);
 void mode_report(void);
+int mode_program_debugregs(pid_t tid, uint64_t dr7);
 
 /* hop.c */
 bool hop_resume(struct task *t);
@@ -294,6 +325,8 @@ void hop_settle(struct task *t, uint64_t ip);
 bool hop_is_hit(struct task *t);
 bool hop_armed_at(const struct task *t, uint64_t addr);
 bool hop_sigtrap(struct task *t);
+bool hop_stale_trap(struct task *t);
+void hop_stale_settle(struct task *t);
 void hop_foreign_trap(struct task *t);
 void hop_end(struct task *t);
 void hop_exec(struct task *t);
@@ -312,9 +345,6 @@ bool skip_stepped_into_int3(struct task *t);
 void skip_bp_hit(struct task *t, uint64_t addr);
 void skip_end(struct task *t);
 void skip_report(void);
-/* debug register @i of @t: its offset in struct user, a write of it */
-long dr_offset(int i);
-int dr_write(struct task *t, int i, uint64_t val);
 
 /* tracee_flags.c */
 void tflags_from_regs(struct task *t);

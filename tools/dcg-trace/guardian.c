@@ -34,8 +34,10 @@
  *     attaches to each thread for a moment: PTRACE_DETACH clears the
  *     trap flag that a single step left set (the detach at tracer exit
  *     does not), and a thread that ran free and executed one of our
- *     int3s, still unrewound, is put back on the original instruction.
- *     Then it restores the bytes and sends SIGCONT.
+ *     int3s, still unrewound, is put back on the original instruction,
+ *     and one whose debug registers we wrote gets the program's own
+ *     values back (a table in the same mapping, filled before our
+ *     first write).  Then it restores the bytes and sends SIGCONT.
  *
  * What it cannot save (measured on Linux 6.18; testsuite/progs/faults/
  * detachprobe.c shows the kernel's side on any kernel): a thread in a
@@ -65,11 +67,19 @@
 #define GUARD_SLOTS 65536	/* 1 MiB of address space, touched lazily */
 #define GUARD_TIDS 4194304	/* PID_MAX_LIMIT: one byte per thread id */
 #define INT3 0xcc
+#define GUARD_DR_SLOTS 4096	/* threads with debug registers of ours */
 
 struct guard_slot {
 	uint64_t addr;
 	uint8_t orig;
 	uint8_t used;
+};
+
+/* A thread whose debug registers we wrote, and what the program had. */
+struct guard_dr {
+	int32_t tid;		/* 0: free */
+	uint8_t ours;		/* bit i: DRi written by us */
+	uint64_t prog[4], prog6, prog7;
 };
 
 struct guard_area {
@@ -82,8 +92,11 @@ struct guard_area {
 	/* a syscall injected (sigtrap_state.c): the thread's own registers */
 	int32_t inject_tid;		/* 0: none in progress */
 	struct user_regs_struct inject_regs;
+	uint32_t dr_full;		/* threads that found no guard_dr */
+	struct guard_dr drs[GUARD_DR_SLOTS];
 	struct guard_slot slots[GUARD_SLOTS];
 	uint8_t how[GUARD_TIDS];	/* 1 + enum resume_how, 0 = unknown */
+	uint64_t from[GUARD_TIDS];	/* rip it was resumed at, 0 = unknown */
 };
 
 static struct guard_area *G;
@@ -178,11 +191,16 @@ void guardian_forget_all(void)
 	G->image = image_id(G->pid);
 }
 
-/* @tid is being resumed @how: tells a hit int3 from a completed step. */
-void guardian_resumed(pid_t tid, int how)
+/*
+ * @tid is being resumed @how at @rip (0: not known): tells a hit int3
+ * from a completed step, and from a thread that had not run yet.
+ */
+void guardian_resumed(pid_t tid, int how, uint64_t rip)
 {
-	if (G && tid > 0 && tid < GUARD_TIDS)
+	if (G && tid > 0 && tid < GUARD_TIDS) {
+		__atomic_store_n(&G->from[tid], rip, __ATOMIC_RELAXED);
 		__atomic_store_n(&G->how[tid], 1 + how, __ATOMIC_RELAXED);
+	}
 }
 
 /*
@@ -201,6 +219,49 @@ void guardian_injecting(pid_t tid, const struct user_regs_struct *regs)
 		G->inject_regs = *regs;
 	}
 	__atomic_store_n(&G->inject_tid, tid, __ATOMIC_RELEASE);
+}
+
+static struct guard_dr *dr_slot_of(pid_t tid)
+{
+	int i;
+
+	for (i = 0; i < GUARD_DR_SLOTS; i++)
+		if (__atomic_load_n(&G->drs[i].tid, __ATOMIC_ACQUIRE) == tid)
+			return &G->drs[i];
+	return NULL;
+}
+
+/*
+ * The debug registers of thread @tid: @d says which ones we wrote and
+ * what the program had there, before the first write of each (NULL:
+ * the program's values are back, or the thread is gone).
+ */
+void guardian_debugreg(pid_t tid, const struct dr_task *d)
+{
+	struct guard_dr *g;
+
+	if (!G || tid <= 0)
+		return;
+	g = dr_slot_of(tid);
+	if (!d) {
+		if (g)
+			__atomic_store_n(&g->tid, 0, __ATOMIC_RELEASE);
+		return;
+	}
+	if (!g) {
+		g = dr_slot_of(0);
+		if (!g) {
+			if (!G->dr_full++)
+				dcg_warn("guardian: more than %d threads with "
+				       "debug registers of ours", GUARD_DR_SLOTS);
+			return;
+		}
+	}
+	memcpy(g->prog, d->prog, sizeof(g->prog));
+	g->prog6 = d->prog6;
+	g->prog7 = d->prog7;
+	g->ours = d->ours;
+	__atomic_store_n(&g->tid, tid, __ATOMIC_RELEASE);
 }
 
 /* Restore every noted byte in @pid's memory; returns how many. */
@@ -308,7 +369,8 @@ static void wait_stopped(pid_t pid)
 }
 
 /*
- * Did a thread that ran free and stopped at @rip trap on our int3?
+ * Did a thread that ran free and stopped at @rip trap on our int3
+ * (fix_thread() knows it ran since it was resumed)?
  * The byte may be the original again already (another thread's
  * step-over put it back while this one waited).
  */
@@ -318,20 +380,36 @@ static bool trapped_on_ours(uint64_t rip)
 }
 
 /*
- * A thread left in a native run of hop mode (tools/dcg-trace/hop.c):
- * its debug registers are ours (hop mode only runs threads whose DR7
- * was 0), and the detach does not clear them.  A SIGTRAP of a hit
- * still pending is ours too.
+ * A thread whose debug registers dcg-trace wrote (a native run of hop
+ * mode, a skipped subtree's return breakpoint): the detach at tracer
+ * exit does not clear them, and the next hit would kill the program
+ * with SIGTRAP.  The program's own values go back, DR7 first, DR6 too
+ * (single steps set its BS bit).  A
+ * SIGTRAP of a hit of ours still pending (DR6 names one of our slots)
+ * is dropped.
  */
-static int unhop(pid_t tid, int *sig)
+static int restore_debugregs(pid_t tid, int *sig)
 {
-	long dr6;
+	struct guard_dr *g = dr_slot_of(tid);
+	struct user_regs_struct regs;
+	uint64_t dr6 = 0, addr;
+	int i, ok;
 
-	errno = 0;
-	dr6 = ptrace(PTRACE_PEEKUSER, tid, (void *)dr_offset(6), NULL);
-	if (*sig == SIGTRAP && !errno && (dr6 & 0xf))
-		*sig = 0;
-	return ptrace(PTRACE_POKEUSER, tid, (void *)dr_offset(7), NULL) == 0;
+	if (!g)
+		return 0;
+	/* DR6 is sticky: the hit is ours if rip is on the slot it names */
+	if (*sig == SIGTRAP && dr_peek(tid, 6, &dr6) == 0 &&
+	    ptrace(PTRACE_GETREGS, tid, 0, &regs) == 0)
+		for (i = 0; i < 4; i++)
+			if ((dr6 & g->ours & (1u << i)) &&
+			    dr_peek(tid, i, &addr) == 0 && addr == regs.rip)
+				*sig = 0;
+	ok = dr_poke(tid, 7, g->prog7) == 0;
+	for (i = 0; i < 4; i++)
+		if (g->ours & (1u << i))
+			dr_poke(tid, i, g->prog[i]);
+	dr_poke(tid, 6, g->prog6);	/* steps set BS, hits B0-B3 */
+	return ok;
 }
 
 /*
@@ -364,13 +442,20 @@ static int fix_thread(pid_t tid)
 	} else if (ptrace(PTRACE_GETREGS, tid, 0, &regs) == 0 &&
 	    tid < GUARD_TIDS && (G->how[tid] == 1 + RH_CONT ||
 				 G->how[tid] == 1 + RH_HOP) &&
-	    trapped_on_ours(regs.rip)) {
+	    G->from[tid] != regs.rip && trapped_on_ours(regs.rip)) {
+		/*
+		 * Not when it is still where it was resumed: stepped over
+		 * our int3 (rip one past it) and resumed, it had not run
+		 * when dcg-trace died; put back, it would run the
+		 * instruction twice (push %rbp: work() returned to its
+		 * saved rbp, SIGSEGV; testsuite/soak-dcg-trace in hop mode,
+		 * 2 rounds in 200).
+		 */
 		regs.rip--;
 		if (ptrace(PTRACE_SETREGS, tid, 0, &regs) == 0)
 			fixed = 1;
 	}
-	if (tid < GUARD_TIDS && G->how[tid] == 1 + RH_HOP)
-		fixed |= unhop(tid, &sig);
+	fixed |= restore_debugregs(tid, &sig);
 	ptrace(PTRACE_DETACH, tid, 0, (void *)(long)sig);
 	return fixed;
 }

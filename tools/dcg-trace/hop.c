@@ -18,10 +18,10 @@
  * the run at the thread's rip (hop_settle): DR7 cleared, the engine
  * told, and the stop then handled as it would be in step mode.  A
  * signal is delivered with a step, so its handler's entry is seen.
- * DR7 is nonzero only while a native run is under way; window end,
- * detach, exit (the kernel's) and exec (the kernel's) leave it 0, and
- * the guardian clears it on threads left in a native run when
- * dcg-trace dies.
+ * Our DR7 bits are set only while a native run is under way; window
+ * end, exit (the kernel's) and exec (the kernel's) clear them, detach
+ * puts every register back as the program had it (debugreg.c), and so
+ * does the guardian when dcg-trace dies.
  *
  * A thread whose DR7 is already nonzero when its first window opens (a
  * debugger that left breakpoints) is stepped, with one line saying so;
@@ -39,27 +39,28 @@
 #include "dcg_trace.h"
 #include "dcg_hop.h"
 
+#ifndef TRAP_BRKPT
+#define TRAP_BRKPT 1	/* x86: a stepped syscall's report at its exit */
+#endif
+#ifndef TRAP_TRACE
+#define TRAP_TRACE 2
+#endif
+#ifndef TRAP_HWBKPT
+#define TRAP_HWBKPT 4
+#endif
+
 #define DR_HITS	0xfu	/* DR6 B0..B3 */
 
 static struct {
 	uint64_t plans_set, plans_next, plans_step;
-	uint64_t hits, settles, inexact, other_traps;
+	uint64_t hits, settles, inexact, other_traps, stale;
 	bool refused_said;
 	bool env_read;
 	unsigned int flags;	/* DCG_TRACE_HOP=straight: DCG_HOP_STRAIGHT */
 } H;
 
-static int dr_get(struct task *t, int i, uint64_t *val)
-{
-	long v;
-
-	errno = 0;
-	v = ptrace(PTRACE_PEEKUSER, t->tid, (void *)dr_offset(i), NULL);
-	if (errno)
-		return -errno;
-	*val = (uint64_t)v;
-	return 0;
-}
+/* The DR7 bits of every slot a plan may use. */
+#define HOP_DR7_MASK	(DR7_SLOT(0) | DR7_SLOT(1) | DR7_SLOT(2) | DR7_SLOT(3))
 
 /* Give up hopping on @t: it is stepped from now on. */
 static void hop_refuse(struct task *t, const char *why, uint64_t val)
@@ -83,12 +84,12 @@ static bool hop_usable(struct task *t)
 	if (t->hop.checked)
 		return true;
 	t->hop.checked = true;
-	r = dr_get(t, 7, &dr7);
+	r = dr_own(t);
 	if (r < 0) {
-		hop_refuse(t, "cannot read DR7", (uint64_t)-r);
+		hop_refuse(t, "cannot read debug registers, errno", (uint64_t)-r);
 		return false;
 	}
-	if (dr7 & 0xff) {
+	if (dr_program_uses(t, &dr7)) {
 		hop_refuse(t, "the program uses debug registers, DR7", dr7);
 		return false;
 	}
@@ -103,7 +104,7 @@ static int hop_arm(struct task *t, const struct dcg_hop_plan *p)
 
 	for (i = 0; i < p->n; i++) {
 		if (!(t->hop.dr_valid & (1u << i)) || t->hop.dr[i] != p->addr[i]) {
-			r = dr_write(t, i, p->addr[i]);
+			r = dr_set_addr(t, i, p->addr[i]);
 			if (r < 0)
 				return r;
 			t->hop.dr[i] = p->addr[i];
@@ -114,7 +115,7 @@ static int hop_arm(struct task *t, const struct dcg_hop_plan *p)
 		/* execute breakpoint: R/W 00, LEN 00, local enable */
 		dr7 |= 1ull << (2 * i);
 	}
-	r = dr_write(t, 7, dr7);
+	r = dr7_update(t, HOP_DR7_MASK, dr7);
 	if (r < 0)
 		return r;
 	t->hop.n = p->n;
@@ -147,7 +148,11 @@ bool hop_resume(struct task *t)
 		const char *how = getenv("DCG_TRACE_HOP");
 
 		H.env_read = true;
-		if (how && !strcmp(how, "straight"))
+		/*
+		 * --annotate counts per line: runs through jumps would be
+		 * lower bounds there, so they stop at every branch.
+		 */
+		if ((how && !strcmp(how, "straight")) || T.opt.annotate)
 			H.flags = DCG_HOP_STRAIGHT;
 	}
 	window_ops(t, &ops);
@@ -164,7 +169,7 @@ bool hop_resume(struct task *t)
 	}
 	r = hop_arm(t, &p);
 	if (r < 0) {
-		dr_write(t, 7, 0);
+		dr7_update(t, HOP_DR7_MASK, 0);
 		hop_refuse(t, "cannot write debug registers, errno", -r);
 		return false;
 	}
@@ -188,7 +193,7 @@ void hop_settle(struct task *t, uint64_t ip)
 	if (!t->hop.armed)
 		return;
 	t->hop.armed = false;
-	dr_write(t, 7, 0);
+	dr7_update(t, HOP_DR7_MASK, 0);
 	H.settles++;
 	if (!t->in_window)
 		return;
@@ -218,7 +223,7 @@ bool hop_is_hit(struct task *t)
 	uint64_t dr6 = 0;
 	int i;
 
-	if (!t->hop.armed || dr_get(t, 6, &dr6) < 0)
+	if (!t->hop.armed || dr_peek(t->tid, 6, &dr6) < 0)
 		return false;
 	for (i = 0; i < t->hop.n; i++)
 		if ((dr6 & (1u << i)) && t->hop.addr[i] == t->regs.rip)
@@ -236,9 +241,46 @@ bool hop_sigtrap(struct task *t)
 		return false;
 	H.hits++;
 	/* DR6 is sticky on some kernels: the next hit must be told apart */
-	dr_write(t, 6, 0);
+	dr6_clear(t);
 	hop_settle(t, t->regs.rip);
 	return true;
+}
+
+/*
+ * Is the SIGTRAP that stopped @t (regs valid) in a native run a trap of
+ * ours from before the run began?  A step's trap (or a hit's) that was
+ * queued when a PTRACE_INTERRUPT or a group-stop was reported first
+ * (they come before queued signals) is delivered after the next resume,
+ * before any instruction runs: rip is still where the run began.  No
+ * hit is ever there (a plan never arms its own start), and a program's
+ * own SIGTRAP (kill, raise, int3: SI_USER, SI_TKILL, SI_KERNEL) has
+ * another si_code.  A stepped syscall reports its step at its exit as
+ * TRAP_BRKPT (threadexit died of one, blocked in futex while stepped).  Seen as a foreign trap
+ * it killed sigflood one round in twenty under SIGSTOP/SIGCONT; behind
+ * a group-stop that settled the run, at the detach one round in thirty.
+ */
+bool hop_stale_trap(struct task *t)
+{
+	siginfo_t si;
+
+	/*
+	 * Not armed but last resumed for a native run: a group-stop (or
+	 * an interrupt) settled the run and the thread was let listen,
+	 * not resumed; the trap is from before that stop.
+	 */
+	if (t->how != RH_HOP || (t->hop.armed && t->regs.rip != t->hop.start) ||
+	    ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si) < 0)
+		return false;
+	return si.si_code == TRAP_TRACE || si.si_code == TRAP_HWBKPT ||
+	       si.si_code == TRAP_BRKPT;
+}
+
+/* The stale trap of hop_stale_trap(): nothing ran; plan again. */
+void hop_stale_settle(struct task *t)
+{
+	H.stale++;
+	dr6_clear(t);
+	hop_settle(t, t->regs.rip);
 }
 
 /*
@@ -255,7 +297,7 @@ void hop_foreign_trap(struct task *t)
 	H.other_traps++;
 	if (!T.opt.verbose)
 		return;
-	dr_get(t, 6, &dr6);
+	dr_peek(t->tid, 6, &dr6);
 	si.si_code = 0;
 	ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si);
 	dcg_warn("thread %d: SIGTRAP at %#llx in a native run from %#llx is "
@@ -273,7 +315,7 @@ void hop_end(struct task *t)
 {
 	if (t->hop.armed) {
 		t->hop.armed = false;
-		dr_write(t, 7, 0);
+		dr7_update(t, HOP_DR7_MASK, 0);
 	}
 }
 
@@ -291,11 +333,12 @@ void hop_report(void)
 		return;
 	fprintf(stderr, PROG ": hop: %llu plans over jumps, %llu to the next "
 		"transfer, %llu steps; %llu hits, %llu other stops in native "
-		"runs (%llu SIGTRAPs passed on), %llu counts a lower bound\n",
+		"runs (%llu SIGTRAPs passed on, %llu stale traps of ours), %llu "
+		"counts a lower bound\n",
 		(unsigned long long)H.plans_set,
 		(unsigned long long)H.plans_next,
 		(unsigned long long)H.plans_step, (unsigned long long)H.hits,
 		(unsigned long long)(H.settles - H.hits),
 		(unsigned long long)H.other_traps,
-		(unsigned long long)H.inexact);
+		(unsigned long long)H.stale, (unsigned long long)H.inexact);
 }

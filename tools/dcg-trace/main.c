@@ -617,6 +617,23 @@ static void __attribute__((noreturn)) attach_failed(pid_t pid, int err)
 	    strerror(err));
 }
 
+/*
+ * --mode auto chose hop: not if a thread has debug registers of its
+ * own enabled.  Before the header names the mode.
+ */
+static void auto_hop_check(void)
+{
+	struct task *t;
+	uint64_t dr7;
+
+	for (t = T.tasks; t; t = t->next) {
+		if (dr_peek(t->tid, 7, &dr7) == 0 && (dr7 & DR7_ENABLES)) {
+			T.mode = mode_program_debugregs(t->tid, dr7);
+			return;
+		}
+	}
+}
+
 /* Seize every thread; new ones may appear while we do: loop until none. */
 static void attach_process(void)
 {
@@ -642,9 +659,14 @@ static void attach_process(void)
 				added++;
 		closedir(dir);
 	} while (added);
+	if (!T.opt.mode && T.mode == DCG_MODE_HOP)
+		auto_hop_check();
 	begin_trace();
-	for (t = T.tasks; t; t = t->next)
+	for (t = T.tasks; t; t = t->next) {
+		/* the program's debug registers, put back at detach */
+		dr_own(t);
 		thread_record(t, DCG_THREAD_START);
+	}
 	if (resolve_and_arm(true) < 0) {
 		T.fatal = true;
 		return;

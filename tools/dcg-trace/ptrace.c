@@ -366,6 +366,12 @@ static void hop_trap(struct task *t)
 		resume_task(t, 0);
 		return;
 	}
+	/* our last step's trap, reported only now: nothing ran */
+	if (hop_stale_trap(t)) {
+		hop_stale_settle(t);
+		resume_task(t, 0);
+		return;
+	}
 	hop_foreign_trap(t);
 	hop_settle(t, t->regs.rip);
 	deliver_sigtrap(t);
@@ -424,6 +430,12 @@ static void handle_sigtrap(struct task *t)
 	}
 	if (skip_sigtrap(t, true))
 		return;
+	/* a trap of ours queued behind the group-stop that we let listen */
+	if (hop_stale_trap(t)) {
+		hop_stale_settle(t);
+		resume_task(t, 0);
+		return;
+	}
 	deliver_sigtrap(t);
 }
 
@@ -438,6 +450,7 @@ void first_stop(struct task *t)
 	t->fresh = false;
 	if (t->foreign)
 		return;
+	dr_own(t);	/* the program's debug registers, put back at detach */
 	thread_record(t, DCG_THREAD_START);
 	if (T.opt.all && task_getregs(t) == 0)
 		window_open_here(t);
@@ -587,6 +600,7 @@ static void exec_happened(struct task *t)
 	thread_record(t, DCG_THREAD_EXEC);
 	sigstate_exec(t);
 	hop_exec(t);
+	dr_exec(t);
 	bp_forget_all();
 	maps_forget();
 	mem_open(T.pid);
@@ -850,7 +864,7 @@ static bool our_trap(struct task *t)
 {
 	struct bp *b;
 
-	if (stepped(t) || hop_is_hit(t))
+	if (stepped(t) || hop_is_hit(t) || hop_stale_trap(t))
 		return true;
 	b = int3_hit(t);
 	if (b) {
@@ -910,6 +924,7 @@ void cleanup_detach(void)
 	for (t = T.tasks; t; t = next) {
 		next = t->next;
 		window_close(t);
+		dr_restore(t);	/* the program's own debug registers */
 		if (t->state == TS_STOPPED || t->world_stopped ||
 		    t->has_pending || t->listening)
 			ptrace(PTRACE_DETACH, t->tid, 0,

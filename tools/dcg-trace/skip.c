@@ -56,7 +56,6 @@
 #define TRAP_HWBKPT 4
 #endif
 
-#define DR7_ENABLE_MASK	0xffu	/* L0 G0 ... L3 G3 */
 #define MAX_EXCLUDED	65536
 #define TOMBSTONES	32
 #define MAX_INT3	256
@@ -204,35 +203,24 @@ bool skip_native(const struct task *t)
 
 /* ---- debug registers ---- */
 
-long dr_offset(int i)
-{
-	return offsetof(struct user, u_debugreg) + i * sizeof(long);
-}
-
-int dr_write(struct task *t, int i, uint64_t val)
-{
-	if (ptrace(PTRACE_POKEUSER, t->tid, (void *)dr_offset(i),
-		   (void *)(uintptr_t)val) < 0)
-		return -errno;
-	return 0;
-}
-
-/* A debug register nobody enabled; dr_slot caches the answer. */
+/*
+ * A debug register the program does not enable; dr_slot caches the
+ * answer.  debugreg.c keeps what the program had.
+ */
 static int dr_pick(struct task *t)
 {
-	long dr7;
+	uint64_t dr7;
 	int i;
 
 	if (t->sk.dr_slot)
 		return t->sk.dr_slot - 1;
-	errno = 0;
-	dr7 = ptrace(PTRACE_PEEKUSER, t->tid, (void *)dr_offset(7), NULL);
-	if (errno) {
+	if (dr_own(t) < 0) {
 		t->sk.dr_slot = -1;
 		return -1;
 	}
+	dr7 = t->dr.prog7;
 	for (i = 0; i < 4; i++) {
-		if (!(dr7 & (3l << (2 * i)))) {
+		if (!(dr7 & (3ull << (2 * i)))) {
 			t->sk.dr_slot = i + 1;
 			return i;
 		}
@@ -248,14 +236,17 @@ static int hw_arm(struct task *t, uint64_t addr)
 	if (i < 0)
 		return -EBUSY;
 	if (t->sk.dr_addr != addr) {
-		ret = dr_write(t, i, addr);
+		ret = dr_set_addr(t, i, addr);
 		hop_dr_written(t, i);
 		if (ret < 0)
 			goto fail;
 		t->sk.dr_addr = addr;
 	}
-	/* execute breakpoint: R/W = 00, LEN = 00, local enable */
-	ret = dr_write(t, 7, 1ul << (2 * i));
+	/*
+	 * execute breakpoint: R/W = 00, LEN = 00, local enable; only this
+	 * slot's bits change (the program's own and hop mode's stay)
+	 */
+	ret = dr7_update(t, DR7_SLOT(i), 1ull << (2 * i));
 	if (ret == 0)
 		return 0;
 fail:
@@ -273,7 +264,7 @@ static void hw_disarm(struct task *t)
 
 	/* ESRCH: the thread is gone, and its registers with it */
 	if (i >= 0)
-		dr_write(t, 7, 0);
+		dr7_update(t, DR7_SLOT(i), 0);
 	t->sk.hw = false;
 }
 

@@ -61,6 +61,8 @@ void task_del(struct task *t)
 		if (*pp == t) {
 			*pp = t->next;
 			T.ntasks--;
+			if (t->dr.known)
+				guardian_debugreg(t->tid, NULL);
 			free(t->frames);
 			free(t->prof_slots);
 			free(t);
@@ -112,12 +114,12 @@ int task_resume(struct task *t, enum resume_how how, int sig)
 		return 1;
 	if (sig)
 		sigstate_signal_delivered(t, sig);
+	guardian_resumed(t->tid, how, t->regs_valid ? t->regs.rip : 0);
 	t->how = how;
 	t->regs_valid = false;
 	t->at_bp = false;
 	if (how != RH_CONT && sig)
 		tflags_signal_sent(t);
-	guardian_resumed(t->tid, how);
 	if (ptrace_resume(t->tid, how, sig) < 0) {
 		/* ESRCH: it died under us (SIGKILL); waitpid will say so. */
 		if (errno != ESRCH)

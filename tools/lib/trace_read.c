@@ -112,6 +112,7 @@ int dcg_reader_rewind(struct dcg_reader *r)
 	memset(r->count, 0, sizeof(r->count));
 	r->unknown = 0;
 	r->lost = 0;
+	r->inexact = 0;
 	memset(r->lost_by_reason, 0, sizeof(r->lost_by_reason));
 	r->have_stats = false;
 	r->args_rec = NULL;
@@ -492,6 +493,8 @@ static int check_event(struct dcg_reader *r, const struct dcg_rec_event *ev)
 	if ((ev->flags & DCG_EVF_UNMATCHED) && ev->depth)
 		return fail(r, off, "event record: depth %u on an unmatched ret (must be 0)",
 			    ev->depth);
+	if (ev->flags & DCG_EVF_INEXACT)
+		r->inexact++;
 	return check_args(r, ev);
 }
 

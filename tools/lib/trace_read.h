@@ -90,6 +90,8 @@ struct dcg_reader {
 	dcg_u64 lost;			/* sum of LOST counts */
 	dcg_u64 lost_by_reason[4];	/* [0] = unknown reason */
 	dcg_u64 profile_dropped;	/* sum of PROFILE dropped insns */
+	dcg_u64 inexact;		/* events with DCG_EVF_INEXACT: their
+					 * insns are lower bounds */
 	bool have_stats;
 	struct dcg_rec_stats stats;	/* the last STATS record */
 
