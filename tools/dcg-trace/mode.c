@@ -55,10 +55,12 @@ static __attribute__((noreturn, noinline)) void calibration_loop(void)
 	__builtin_unreachable();
 }
 
-/* Stops a child takes to run the loop under @req; <0 on failure. */
-static long count_stops(long req)
+/*
+ * A child that stops itself under our ptrace, then runs @body (which
+ * does not return).  Its pid once it has stopped; <0 on failure.
+ */
+static pid_t fork_stopped(void (*body)(void))
 {
-	long stops = 0;
 	int status;
 	pid_t pid;
 
@@ -68,18 +70,40 @@ static long count_stops(long req)
 	if (pid == 0) {
 		ptrace(PTRACE_TRACEME, 0, 0, 0);
 		raise(SIGSTOP);
-		calibration_loop();
+		body();
+		_exit(0);
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status)) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
-		return -1;
+		return -ECHILD;
 	}
+	return pid;
+}
+
+static void kill_child(pid_t pid)
+{
+	int status;
+
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+}
+
+/* Stops a child takes to run the loop under @req; <0 on failure. */
+static long count_stops(long req)
+{
+	long stops = 0;
+	int status;
+	pid_t pid;
+
+	pid = fork_stopped(calibration_loop);
+	if (pid < 0)
+		return pid;
 	for (;;) {
 		if (ptrace(req, pid, 0, 0) < 0) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			return -errno;
+			stops = -errno;
+			kill_child(pid);
+			return stops;
 		}
 		if (waitpid(pid, &status, 0) != pid)
 			return -1;
@@ -87,8 +111,7 @@ static long count_stops(long req)
 			break;
 		stops++;
 		if (stops > 100 * LOOPS) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
+			kill_child(pid);
 			return -1;
 		}
 	}
@@ -102,24 +125,19 @@ static long count_stops(long req)
  * hw_breakpoint support) the write fails or does not stick.  Returns 0
  * or a negative errno (-EIO: written but read back otherwise).
  */
+static void stop_here(void)
+{
+}
+
 static int debugregs_usable(void)
 {
 	uint64_t dr7 = 0;
-	int status, r;
 	pid_t pid;
+	int r;
 
-	pid = fork();
+	pid = fork_stopped(stop_here);
 	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		ptrace(PTRACE_TRACEME, 0, 0, 0);
-		raise(SIGSTOP);
-		_exit(0);
-	}
-	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status)) {
-		r = -ECHILD;
-		goto out;
-	}
+		return pid;
 	r = dr_poke(pid, 0, (uint64_t)(uintptr_t)calibration_loop);
 	if (r == 0)
 		r = dr_poke(pid, 7, 1);
@@ -127,9 +145,7 @@ static int debugregs_usable(void)
 		r = dr_peek(pid, 7, &dr7);
 	if (r == 0 && (dr7 & DR7_ENABLES) != 1)
 		r = -EIO;
-out:
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
+	kill_child(pid);
 	return r;
 }
 
