@@ -134,31 +134,13 @@ static int dcg_kfunc_bounds(void *ctx, dcg_u64 addr, dcg_u64 *start,
  */
 static DEFINE_PER_CPU(char [KSYM_SYMBOL_LEN], dcg_ksym_scratch);
 
-static const char *dcg_ksym_text(u64 addr, char *out, size_t len)
-{
-	char *b, *plus, *mod;
-	int found;
-
-	if (addr < TASK_SIZE_MAX || !len)
-		return NULL;
-	b = get_cpu_ptr(dcg_ksym_scratch);
-	sprint_symbol(b, addr);
-	plus = strchr(b, '+');
-	found = plus != NULL;
-	if (found) {
-		mod = strchr(plus, ' ');
-		*plus = 0;
-		snprintf(out, len, "%s%s", b, mod ? mod : "");
-	}
-	put_cpu_ptr(dcg_ksym_scratch);
-	return found ? out : NULL;
-}
-
 /*
- * Like dcg_ksym_text(), with the offset: "name+0x1c [module]", or
- * "name" at the entry (as dcg-report names an address).
+ * sprint_symbol() writes "name+0x1c/0x80 [module]": keep the name and
+ * the module, and with @with_off the offset too, except at the entry
+ * ("name", as dcg-report names an address).
  */
-static const char *dcg_ksym_text_off(u64 addr, char *out, size_t len)
+static const char *dcg_ksym_format(u64 addr, char *out, size_t len,
+				   bool with_off)
 {
 	char *b, *plus, *slash, *mod;
 	int found;
@@ -169,14 +151,25 @@ static const char *dcg_ksym_text_off(u64 addr, char *out, size_t len)
 	sprint_symbol(b, addr);
 	plus = strchr(b, '+');
 	slash = plus ? strchr(plus, '/') : NULL;
-	found = slash != NULL;
+	found = with_off ? slash != NULL : plus != NULL;
 	if (found) {
-		mod = strchr(slash, ' ');
-		*(strncmp(plus, "+0x0/", 5) ? slash : plus) = 0;
+		mod = strchr(plus, ' ');
+		*(with_off && strncmp(plus, "+0x0/", 5) ? slash : plus) = 0;
 		snprintf(out, len, "%s%s", b, mod ? mod : "");
 	}
 	put_cpu_ptr(dcg_ksym_scratch);
 	return found ? out : NULL;
+}
+
+static const char *dcg_ksym_text(u64 addr, char *out, size_t len)
+{
+	return dcg_ksym_format(addr, out, len, false);
+}
+
+/* "name+0x1c [module]", or "name" at the entry. */
+static const char *dcg_ksym_text_off(u64 addr, char *out, size_t len)
+{
+	return dcg_ksym_format(addr, out, len, true);
 }
 
 /* This module's own code: probe handlers, our notifiers and works. */
