@@ -253,7 +253,7 @@ void guardian_debugreg(pid_t tid, const struct dr_task *d)
 		if (!g) {
 			if (!G->dr_full++)
 				dcg_warn("guardian: more than %d threads with "
-				       "debug registers of ours", GUARD_DR_SLOTS);
+					 "debug registers of ours", GUARD_DR_SLOTS);
 			return;
 		}
 	}
