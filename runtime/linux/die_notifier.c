@@ -110,6 +110,39 @@ static void dcg_abort_current(struct dcg_slot *s, struct pt_regs *regs,
 }
 
 /*
+ * A debugger resumes @t (kprobe on user_disable_single_step(), which
+ * ptrace_resume() calls for every resume but a step, and detach too):
+ * @t is stopped in ptrace_stop(), so its pt_regs and TIF_BLOCKSTEP are
+ * safe to change (arch/x86/kernel/step.c does the same).  A debugger
+ * can stop the task where no #DB of ours saw it ptraced (preempted at
+ * an interrupt's return, say), and it must not run on with our TF:
+ * give the window up here.  Besides, QEMU TCG (the test bed) turns a
+ * step whose instruction also hits a data watchpoint into a second #DB
+ * at asm_exc_debug's first instruction, whose iret frame points at
+ * that instruction: the guest loops in the #DB entry for good, with or
+ * without this module (a plain PTRACE_SINGLESTEP onto the store hangs
+ * it the same way).
+ */
+static void dcg_on_ptrace_resume(struct task_struct *t)
+{
+	struct dcg_slot *s = t ? dcg_slot_find(t) : NULL;
+	int st;
+
+	if (!s || !t->ptrace || t == current)
+		return;
+	st = atomic_read(&s->state);
+	if (st != DCG_SLOT_OPENING && st != DCG_SLOT_ARMED &&
+	    st != DCG_SLOT_PAUSED)
+		return;
+	if (atomic_cmpxchg(&s->state, st, DCG_SLOT_CLOSED) != st)
+		return;
+	if (!dcg_uf_keeps_tf(s))	/* the program's own TF stays */
+		task_pt_regs(t)->flags &= ~X86_EFLAGS_TF;
+	clear_tsk_thread_flag(t, TIF_BLOCKSTEP);
+	atomic64_inc(&dcg_g.aborted);
+}
+
+/*
  * Return for a single step we took.  A debugger's hardware breakpoint
  * that hit on the same instruction (a data watchpoint traps after the
  * instruction, as the step does: one #DB for both) is not ours:

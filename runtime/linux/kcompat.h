@@ -237,6 +237,13 @@ static __always_inline void dcg_irq_counts(struct dcg_irqc *c)
  * exceptions.h on 7.x; the same name and the same prototype
  * (address, regs, error_code) on all of them.  Without it the faults
  * are not counted and a line says so.
+ *
+ * K11. user_disable_single_step(struct task_struct *child) (the tapset's
+ * kprobe, die_notifier.c dcg_on_ptrace_resume()): arch/x86/kernel/
+ * step.c, global and called from kernel/ptrace.c's ptrace_resume() for
+ * every resume but PTRACE_SINGLESTEP/SINGLEBLOCK, and from detach, with
+ * the child stopped; the same on 5.10 to 7.x.  The probe is optional:
+ * without the symbol the task's next #DB gives the window up.
  */
 
 struct context;		/* stap's probe context */
