@@ -109,6 +109,59 @@ static void dcg_abort_current(struct dcg_slot *s, struct pt_regs *regs,
 	atomic64_inc(&dcg_g.aborted);
 }
 
+/*
+ * A debugger resumes @t (kprobe on user_disable_single_step(), which
+ * ptrace_resume() calls for every resume but a step, and detach too):
+ * @t is stopped in ptrace_stop(), so its pt_regs and TIF_BLOCKSTEP are
+ * safe to change (arch/x86/kernel/step.c does the same).  A debugger
+ * can stop the task where no #DB of ours saw it ptraced (preempted at
+ * an interrupt's return, say), and it must not run on with our TF:
+ * give the window up here.  Besides, QEMU TCG (the test bed) turns a
+ * step whose instruction also hits a data watchpoint into a second #DB
+ * at asm_exc_debug's first instruction, whose iret frame points at
+ * that instruction: the guest loops in the #DB entry for good, with or
+ * without this module (a plain PTRACE_SINGLESTEP onto the store hangs
+ * it the same way).
+ */
+static void dcg_on_ptrace_resume(struct task_struct *t)
+{
+	struct dcg_slot *s = t ? dcg_slot_find(t) : NULL;
+	int st;
+
+	if (!s || !t->ptrace || t == current)
+		return;
+	st = atomic_read(&s->state);
+	if (st != DCG_SLOT_OPENING && st != DCG_SLOT_ARMED &&
+	    st != DCG_SLOT_PAUSED)
+		return;
+	if (atomic_cmpxchg(&s->state, st, DCG_SLOT_CLOSED) != st)
+		return;
+	if (!dcg_uf_keeps_tf(s))	/* the program's own TF stays */
+		task_pt_regs(t)->flags &= ~X86_EFLAGS_TF;
+	clear_tsk_thread_flag(t, TIF_BLOCKSTEP);
+	atomic64_inc(&dcg_g.aborted);
+}
+
+/*
+ * Return for a single step we took.  A debugger's hardware breakpoint
+ * that hit on the same instruction (a data watchpoint traps after the
+ * instruction, as the step does: one #DB for both) is not ours:
+ * ptrace_triggered(), called by the hw_breakpoint notifier that runs
+ * before this one, put its bit in virtual_dr6, which exc_debug_user()
+ * started from dr6's DR_STEP alone.  Then our DR_STEP leaves both and
+ * the chain goes on, so the debugger gets its SIGTRAP as a breakpoint
+ * hit.  B0-3 bits left in dr6 prove nothing: the CPU sets them for an
+ * address still in a disabled register, which perf leaves there.
+ */
+static int dcg_claim_user_step(unsigned long *dr6p)
+{
+	if (!(current->thread.virtual_dr6 & DR_TRAP_BITS))
+		return NOTIFY_STOP;
+	*dr6p &= ~DR_STEP;
+	current->thread.virtual_dr6 &= ~DR_STEP;
+	return NOTIFY_DONE;
+}
+
 static int dcg_on_debug(struct pt_regs *regs, unsigned long *dr6p)
 {
 	struct dcg_slot *s = dcg_slot_find(current);
@@ -131,7 +184,8 @@ static int dcg_on_debug(struct pt_regs *regs, unsigned long *dr6p)
 	if (current->mm != s->mm || current->ptrace) {
 		/* exec'd (TF is gone with the old image) or being debugged */
 		dcg_abort_current(s, regs, current->mm == s->mm);
-		return current->mm == s->mm ? NOTIFY_STOP : NOTIFY_DONE;
+		return current->mm == s->mm ? dcg_claim_user_step(dr6p) :
+					      NOTIFY_DONE;
 	}
 	if (dcg_stopping() ||
 	    atomic_cmpxchg(&s->state, DCG_SLOT_ARMED,
@@ -143,14 +197,14 @@ static int dcg_on_debug(struct pt_regs *regs, unsigned long *dr6p)
 		 * going away: ours, so clear it rather than SIGTRAP. */
 		dcg_tf_disarm_current(regs);
 		atomic64_inc(&dcg_g.tail_traps);
-		return NOTIFY_STOP;
+		return dcg_claim_user_step(dr6p);
 	}
 	s->state_after_trap = DCG_SLOT_ARMED;
 	own = dcg_uf_stop(s, regs);	/* user_flags.c: pushf, popf, ... */
 	dcg_trap_step(s, regs);
 	atomic_set(&s->state, s->state_after_trap);
 	/* the CPU would have trapped here for the program too: its SIGTRAP */
-	return own ? NOTIFY_DONE : NOTIFY_STOP;
+	return own ? NOTIFY_DONE : dcg_claim_user_step(dr6p);
 }
 
 /*

@@ -223,6 +223,29 @@ static __always_inline void dcg_irq_counts(struct dcg_irqc *c)
 	c->softirq = soft;
 }
 
+/*
+ * K9. thread.virtual_dr6 (die_notifier.c): the DR6 that ptrace shows,
+ * which exc_debug_user() starts from the real DR6's DR_STEP and
+ * ptrace_triggered() adds a debugger's breakpoint bits to; present,
+ * with that meaning, on 5.10 to 7.x (older kernels had debugreg6).
+ * One variant: no probe.
+ *
+ * K10. The exceptions:page_fault_kernel tracepoint (exceptions.c),
+ * found by name with for_each_kernel_tracepoint(): arch/x86's
+ * asm/trace/exceptions.h up to 6.x (its registration turns on the
+ * trace_pagefault_key that guards the call), include/trace/events/
+ * exceptions.h on 7.x; the same name and the same prototype
+ * (address, regs, error_code) on all of them.  Without it the faults
+ * are not counted and a line says so.
+ *
+ * K11. user_disable_single_step(struct task_struct *child) (the tapset's
+ * kprobe, die_notifier.c dcg_on_ptrace_resume()): arch/x86/kernel/
+ * step.c, global and called from kernel/ptrace.c's ptrace_resume() for
+ * every resume but PTRACE_SINGLESTEP/SINGLEBLOCK, and from detach, with
+ * the child stopped; the same on 5.10 to 7.x.  The probe is optional:
+ * without the symbol the task's next #DB gives the window up.
+ */
+
 struct context;		/* stap's probe context */
 struct _stp_module;	/* stap's symbol tables of one object */
 
