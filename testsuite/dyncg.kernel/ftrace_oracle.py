@@ -87,6 +87,16 @@ IRQ_EXIT_SIBLINGS = {"idle_cpu", "irq_exit_rcu", "__irq_exit_rcu",
 # __sysvec_apic_timer_interrupt under the interrupted function.
 IRQ_EXIT_PREFIXES = ("irqentry_", "raw_irqentry_", "dynamic_irqentry_",
                      "__hrtimer_rearm", "hrtimer_rearm")
+# Exceptions: dyncg never steps them either (the #PF gate clears TF
+# too); a window marks a page fault with an IRQ record's faults count.
+# The #PF handler's entry is noinstr, so ftrace shows what it calls under
+# the function that faulted.  A fault in one run and not in the other
+# is a matter of which pages were touched before.  These are called by
+# the fault handler only (handle_mm_fault also by get_user_pages(),
+# which dyncg steps and then shows).
+PF_ROOTS = {"lock_mm_and_find_vma", "lock_vma_under_rcu", "handle_mm_fault",
+            "do_user_addr_fault", "do_kern_addr_fault",
+            "bad_area_nosemaphore", "__bad_area_nosemaphore"}
 WAIT_FUNCS = {"init_wait_entry", "prepare_to_wait_event", "finish_wait",
               "prepare_to_wait", "autoremove_wake_function"}
 
@@ -210,6 +220,8 @@ def differs(chain, c, volatile, page_age, sm, extra=()):
         return "page age"
     if any(irq_name(n) for n in names):
         return "interrupt"
+    if names & PF_ROOTS:
+        return "page fault"
     if names & WAIT_FUNCS:
         return "wait"
     return None

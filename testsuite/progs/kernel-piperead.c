@@ -89,6 +89,14 @@ int main(int argc, char **argv)
 		_exit(0);
 	}
 	close(fds[1]);
+	/*
+	 * Written here first: after the fork, buf's stack page is shared
+	 * copy-on-write, and unless a call made since happened to write
+	 * that page (it depends on where ASLR put the stack), the copy to
+	 * it in pipe_read would take a page fault, whose handler ftrace
+	 * shows under pipe_read and a dyncg window only marks.
+	 */
+	memset(buf, 0, sizeof(buf));
 	first = read(fds[0], buf, sizeof(buf));
 	second = read(fds[0], buf, sizeof(buf));
 	waitpid(pid, &status, 0);
