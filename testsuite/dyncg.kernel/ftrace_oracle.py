@@ -97,6 +97,15 @@ IRQ_EXIT_PREFIXES = ("irqentry_", "raw_irqentry_", "dynamic_irqentry_",
 PF_ROOTS = {"lock_mm_and_find_vma", "lock_vma_under_rcu", "handle_mm_fault",
             "do_user_addr_fault", "do_kern_addr_fault",
             "bad_area_nosemaphore", "__bad_area_nosemaphore"}
+# Lock contention: whether an unlock finds a waiter (and wakes it, with
+# the scheduler's enqueue path under it) depends on where the other
+# task was.  Seen on sid's 7.2: the child's exit (pipe_release) waited
+# for pipe->mutex while the stepped reader held it, so the reader's
+# mutex_unlock took __mutex_unlock_slowpath in the dyncg run and not
+# in the ftrace run.
+CONTENTION_PREFIXES = ("__mutex_unlock_slowpath", "__mutex_lock_slowpath",
+                       "rwsem_down_read_slowpath", "rwsem_down_write_slowpath",
+                       "rwsem_wake")
 WAIT_FUNCS = {"init_wait_entry", "prepare_to_wait_event", "finish_wait",
               "prepare_to_wait", "autoremove_wake_function"}
 
@@ -222,6 +231,8 @@ def differs(chain, c, volatile, page_age, sm, extra=()):
         return "interrupt"
     if names & PF_ROOTS:
         return "page fault"
+    if any(n.startswith(CONTENTION_PREFIXES) for n in names):
+        return "lock contention"
     if names & WAIT_FUNCS:
         return "wait"
     return None
