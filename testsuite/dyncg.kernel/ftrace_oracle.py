@@ -138,6 +138,65 @@ def mark_interrupts(act):
     return out
 
 
+# Preemption at an interrupt's exit: preempt_schedule_irq() and
+# __schedule() are notrace on 7.x, so what __schedule calls shows in
+# ftrace as siblings under the interrupted function.  Seen on sid's 7.2:
+# vfs_read -> rcu_note_context_switch, _raw_spin_lock, update_rq_clock,
+# pick_task_fair in the ftrace run, preempted, and not in the dyncg run.
+# A run of such siblings (locks between them) is a preemption.
+SCHED_INTERNALS = {"rcu_note_context_switch", "migrate_disable_switch",
+                   "update_rq_clock", "pick_task_fair", "pick_next_task",
+                   "pick_next_task_fair", "__pick_next_task", "pick_eevdf",
+                   "put_prev_task_fair", "put_prev_entity", "put_prev_task",
+                   "set_next_task_fair", "set_next_entity", "set_next_task",
+                   "dequeue_task", "dequeue_task_fair", "psi_task_switch",
+                   "prepare_task_switch", "finish_task_switch",
+                   "__switch_to", "__switch_to_asm", "context_switch",
+                   "__traceiter_sched_switch", "preempt_schedule_irq",
+                   "__schedule", "pick_next_entity", "update_curr"}
+LOCK_FUNCS = {"_raw_spin_lock", "_raw_spin_unlock", "_raw_spin_lock_irq",
+              "_raw_spin_unlock_irq", "_raw_spin_lock_irqsave",
+              "_raw_spin_unlock_irqrestore", "raw_spin_rq_lock_nested",
+              "raw_spin_rq_unlock"}
+
+
+def sched_internal(n):
+    return n.split(".")[0] in SCHED_INTERNALS
+
+
+def mark_preemptions(marked):
+    """The same list, with the 4th field "preemption" for runs of
+    sibling scheduler internals (and locks between them) with their
+    subtrees."""
+    out = list(marked)
+    kids = {}           # parent line index -> its children's indices
+    stack = []
+    for i, (_, _, depth, _) in enumerate(marked):
+        stack = stack[:depth]
+        kids.setdefault(stack[-1] if stack else -1, []).append(i)
+        stack.append(i)
+    ends = {}           # line index -> index after its subtree
+    for i, (_, _, depth, _) in enumerate(marked):
+        j = i + 1
+        while j < len(marked) and marked[j][2] > depth:
+            j += 1
+        ends[i] = j
+    for members in kids.values():
+        run = []
+        for i in members + [None]:
+            name = marked[i][1] if i is not None else ""
+            if i is not None and (sched_internal(name) or name in LOCK_FUNCS):
+                run.append(i)
+                continue
+            if any(sched_internal(marked[r][1]) for r in run):
+                for r in run:
+                    for j in range(r, ends[r]):
+                        if not out[j][3]:
+                            out[j] = out[j][:3] + ("preemption",)
+            run = []
+    return out
+
+
 def ftrace_activations(path, root):
     """Activations of @root: lists of (depth, name, kind) with kind
     'call' for an entry, 'end' for its closing brace."""
@@ -412,7 +471,7 @@ def main(argv):
         missing, allowed, n = [], [], 0
         chain = []
         nchain = []
-        for parent, name, depth, in_irq in mark_interrupts(fa[k]):
+        for parent, name, depth, in_irq in mark_preemptions(mark_interrupts(fa[k])):
             chain = chain[:depth]
             nchain = nchain[:depth]
             nchain.append(name)
@@ -425,7 +484,8 @@ def main(argv):
             n += 1
             if (p, c) in dset:
                 continue
-            why = "interrupt" if in_irq else \
+            why = in_irq if isinstance(in_irq, str) else \
+                "interrupt" if in_irq else \
                 differs(anc | {c}, c, volatile, page_age, sm, nchain)
             if why:
                 allowed.append("%s->%s (%s)" % (parent, name, why))
