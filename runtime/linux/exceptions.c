@@ -25,7 +25,6 @@
  */
 
 static struct tracepoint *dcg_exc_tp;
-static int dcg_exc_registered;
 static int dcg_exc_live;		/* the probe is in place */
 
 static void dcg_exc_page_fault(void *data, unsigned long address,
@@ -45,7 +44,7 @@ static void dcg_exc_find(struct tracepoint *tp, void *priv)
 
 static void dcg_exc_register_fn(struct work_struct *w)
 {
-	if (READ_ONCE(dcg_k.stopping) || dcg_exc_registered)
+	if (READ_ONCE(dcg_k.stopping) || dcg_exc_live)
 		return;
 	for_each_kernel_tracepoint(dcg_exc_find, NULL);
 	if (!dcg_exc_tp ||
@@ -53,7 +52,6 @@ static void dcg_exc_register_fn(struct work_struct *w)
 		pr_warn("dyncg: no page_fault_kernel tracepoint: page faults inside kernel windows are not counted\n");
 		return;
 	}
-	dcg_exc_registered = 1;
 	smp_store_release(&dcg_exc_live, 1);
 }
 
@@ -75,10 +73,9 @@ static int dcg_exc_counting(void)
 static void dcg_exc_teardown(void)
 {
 	flush_work(&dcg_exc_work);
-	if (!dcg_exc_registered)
+	if (!dcg_exc_live)
 		return;
 	WRITE_ONCE(dcg_exc_live, 0);
 	tracepoint_probe_unregister(dcg_exc_tp, dcg_exc_page_fault, NULL);
 	tracepoint_synchronize_unregister();
-	dcg_exc_registered = 0;
 }
