@@ -640,10 +640,6 @@ static void account(struct dcg_reader *r, const struct dcg_rec *rec)
 
 		r->lost += l->count;
 		r->lost_by_reason[l->reason < 4 ? l->reason : 0] += l->count;
-	} else if (rec->type == DCG_REC_PROFILE) {
-		const struct dcg_rec_profile *p = (const void *)rec;
-
-		r->profile_dropped += p->dropped;
 	} else if (rec->type == DCG_REC_STATS) {
 		memcpy(&r->stats, rec, sizeof(r->stats));
 		r->have_stats = true;
