@@ -143,6 +143,7 @@ struct task {
 	bool at_bp;		/* its int3 stop: rip put back before collecting */
 	struct user_regs_struct regs;
 	bool regs_valid;
+	bool regs_early;	/* regs read for the stop about to be collected */
 
 	/* trace window */
 	bool in_window;

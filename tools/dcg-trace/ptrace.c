@@ -87,18 +87,25 @@ static struct bp *int3_hit(struct task *t)
  * 400).  Not collected yet, the stop still carries its SIGTRAP: a
  * death there is the documented one.  Rewound and collected, the
  * thread is on our int3 again, which the guardian can take out.
+ * The registers read here are those of the stop collected next: its
+ * handle_stop() uses them instead of reading them again (a hop mode
+ * hit is such a stop, one in two).
  */
 static void rewind_before_collect(const siginfo_t *si)
 {
 	struct task *t;
 	struct bp *b;
 
+	t = task_find(si->si_pid);
+	if (t)
+		t->regs_early = false;
 	if (si->si_code != CLD_TRAPPED || si->si_status != SIGTRAP)
 		return;
-	t = task_find(si->si_pid);
 	if (!t || t->parked || stepped(t) || t->at_bp ||
 	    task_getregs(t) < 0)
 		return;
+	/* the same stop is collected next: handle_stop keeps these regs */
+	t->regs_early = true;
 	b = bp_find(t->regs.rip - 1);
 	if (!b || !b->inserted)
 		return;
@@ -410,7 +417,7 @@ static void handle_sigtrap(struct task *t)
 {
 	struct bp *b;
 
-	if (task_getregs(t) < 0)
+	if (!t->regs_valid && task_getregs(t) < 0)
 		return;
 	sigstate_trap(t);	/* a forced SIGTRAP: see sigtrap_state.c */
 	if (t->hop.armed) {
@@ -474,7 +481,8 @@ void handle_stop(struct task *t, int status)
 
 	T.stops++;
 	t->state = TS_STOPPED;
-	t->regs_valid = false;
+	t->regs_valid = t->regs_early;
+	t->regs_early = false;
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
 		task_exited(t, status);
 		return;
@@ -483,7 +491,7 @@ void handle_stop(struct task *t, int status)
 	sig = WSTOPSIG(status);
 	/* a native run (hop mode) ends here unless its own trap says more */
 	if (t->hop.armed && (sig != SIGTRAP || (status >> 16)) &&
-	    task_getregs(t) == 0)
+	    (t->regs_valid || task_getregs(t) == 0))
 		hop_settle(t, t->regs.rip);
 	if (status >> 16) {
 		handle_event(t, status >> 16, sig);

@@ -117,6 +117,7 @@ int task_resume(struct task *t, enum resume_how how, int sig)
 	guardian_resumed(t->tid, how, t->regs_valid ? t->regs.rip : 0);
 	t->how = how;
 	t->regs_valid = false;
+	t->regs_early = false;
 	t->at_bp = false;
 	if (how != RH_CONT && sig)
 		tflags_signal_sent(t);
