@@ -96,8 +96,10 @@ struct hop_task {
 	bool armed;		/* a native run under DR7 is under way */
 	bool checked;		/* DR7 looked at (the program's own?) */
 	bool off;		/* stepped instead: registers not ours */
+	bool kept;		/* hit: DR7 stays on over the transfer's step */
 	uint8_t dr_valid;	/* bit i: dr[i] is what DRi holds */
-	int n;			/* addresses armed */
+	uint8_t on;		/* bit i: DR7 enables DRi for us */
+	int n;			/* slots in addr[] (0 in an unused one) */
 	uint64_t start;		/* rip where the run began */
 	uint64_t addr[4];
 	uint64_t dr[4];
@@ -332,6 +334,7 @@ void hop_foreign_trap(struct task *t);
 void hop_end(struct task *t);
 void hop_exec(struct task *t);
 void hop_dr_written(struct task *t, int i);
+void hop_before_resume(struct task *t, enum resume_how how, int sig);
 void hop_report(void);
 
 /* skip.c */

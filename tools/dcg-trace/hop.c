@@ -9,9 +9,14 @@
  * addresses go into the thread's debug registers (execute breakpoints,
  * PTRACE_POKEUSER of u_debugreg, DR7 local enables), and the thread
  * runs with PTRACE_CONT.  At the hit (DR6 says which) the engine hears
- * that the thread got there natively (dcg_thread_hop), the registers
- * are disabled, and the instruction is single-stepped like any in step
- * mode: the stop after it goes to the engine as in step mode.
+ * that the thread got there natively (dcg_thread_hop), and the
+ * instruction is single-stepped like any in step mode: the stop after
+ * it goes to the engine as in step mode.  The registers stay enabled
+ * over that step: the kernel set RF in the thread's flags at the hit
+ * (hw_breakpoint_handler, for execute breakpoints), so the instruction
+ * runs once without hitting again, and the next plan mostly has as
+ * many slots, so DR7 need not be written twice per transfer.  Any
+ * other resume first disables them (hop_before_resume).
  *
  * Any other stop during a native run (a signal, a fault, an int3 of
  * ours, a PTRACE_INTERRUPT, another thread's exit_group) first settles
@@ -50,12 +55,14 @@
 #endif
 
 #define DR_HITS	0xfu	/* DR6 B0..B3 */
+#define DR_STEP	0x4000u	/* DR6 BS */
 
 static struct {
 	uint64_t plans_set, plans_next, plans_step;
 	uint64_t hits, settles, inexact, other_traps, stale;
 	bool refused_said;
 	bool env_read;
+	bool dr6_sticky;	/* DR6 showed bits of earlier traps */
 	unsigned int flags;	/* DCG_TRACE_HOP=straight: DCG_HOP_STRAIGHT */
 } H;
 
@@ -96,18 +103,73 @@ static bool hop_usable(struct task *t)
 	return true;
 }
 
+/* Is @addr already placed in @slot[] (bits of @used)? */
+static bool hop_placed(const uint64_t *slot, unsigned int used, uint64_t addr)
+{
+	int j;
+
+	for (j = 0; j < DCG_HOP_MAX; j++)
+		if ((used & (1u << j)) && slot[j] == addr)
+			return true;
+	return false;
+}
+
+/*
+ * Which slot each address of @p goes in (@slot[], bits of the return
+ * value).  A debug register that holds the address already keeps it;
+ * the others go first in slots enabled now, so that DR7 stays as it
+ * is.  Each write is a ptrace call, and plans often repeat (a loop
+ * that calls, the return to it).
+ */
+static unsigned int hop_place(const struct task *t,
+			      const struct dcg_hop_plan *p, uint64_t *slot)
+{
+	unsigned int used = 0, have = t->hop.dr_valid, pass;
+	int i, j;
+
+	for (i = 0; i < p->n; i++)
+		for (j = 0; j < DCG_HOP_MAX; j++)
+			if ((have & ~used & (1u << j)) &&
+			    t->hop.dr[j] == p->addr[i] &&
+			    !hop_placed(slot, used, p->addr[i])) {
+				slot[j] = p->addr[i];
+				used |= 1u << j;
+			}
+	for (i = 0; i < p->n; i++) {
+		if (hop_placed(slot, used, p->addr[i]))
+			continue;
+		for (pass = 0; pass < 2; pass++) {
+			unsigned int pref = pass ? ~0u : t->hop.on;
+
+			for (j = 0; j < DCG_HOP_MAX; j++)
+				if ((pref & ~used & (1u << j)))
+					break;
+			if (j < DCG_HOP_MAX)
+				break;
+		}
+		if (j == DCG_HOP_MAX)	/* more addresses than slots */
+			break;
+		slot[j] = p->addr[i];
+		used |= 1u << j;
+	}
+	return used;
+}
+
 /* Write the plan's addresses and enable them; <0 on failure. */
 static int hop_arm(struct task *t, const struct dcg_hop_plan *p)
 {
-	uint64_t dr7 = 0;
+	uint64_t dr7 = 0, slot[DCG_HOP_MAX] = { 0 };
+	unsigned int used = hop_place(t, p, slot);
 	int i, r;
 
-	for (i = 0; i < p->n; i++) {
-		if (!(t->hop.dr_valid & (1u << i)) || t->hop.dr[i] != p->addr[i]) {
-			r = dr_set_addr(t, i, p->addr[i]);
+	for (i = 0; i < DCG_HOP_MAX; i++) {
+		if (!(used & (1u << i)))
+			continue;
+		if (!(t->hop.dr_valid & (1u << i)) || t->hop.dr[i] != slot[i]) {
+			r = dr_set_addr(t, i, slot[i]);
 			if (r < 0)
 				return r;
-			t->hop.dr[i] = p->addr[i];
+			t->hop.dr[i] = slot[i];
 			t->hop.dr_valid |= 1u << i;
 			/* skip.c caches what it wrote in its slot */
 			t->sk.dr_addr = 0;
@@ -118,16 +180,34 @@ static int hop_arm(struct task *t, const struct dcg_hop_plan *p)
 	r = dr7_update(t, HOP_DR7_MASK, dr7);
 	if (r < 0)
 		return r;
-	t->hop.n = p->n;
-	memcpy(t->hop.addr, p->addr, sizeof(t->hop.addr));
+	t->hop.on = used;
+	/* unused slots hold 0 here: no rip is 0 */
+	t->hop.n = DCG_HOP_MAX;
+	memcpy(t->hop.addr, slot, sizeof(t->hop.addr));
 	return 0;
+}
+
+/* Our DR7 enables off (no write when none is on). */
+static void hop_dr7_off(struct task *t)
+{
+	uint64_t mask = 0;
+	int i;
+
+	for (i = 0; i < DCG_HOP_MAX; i++)
+		if (t->hop.on & (1u << i))
+			mask |= DR7_SLOT(i);
+	t->hop.on = 0;
+	if (mask)
+		dr7_update(t, mask, 0);
 }
 
 /* skip.c wrote debug register @i for its return breakpoint. */
 void hop_dr_written(struct task *t, int i)
 {
-	if (i >= 0 && i < DCG_HOP_MAX)
+	if (i >= 0 && i < DCG_HOP_MAX) {
 		t->hop.dr_valid &= ~(1u << i);
+		t->hop.on &= ~(1u << i);	/* skip's slot now */
+	}
 }
 
 /*
@@ -170,6 +250,7 @@ bool hop_resume(struct task *t)
 	r = hop_arm(t, &p);
 	if (r < 0) {
 		dr7_update(t, HOP_DR7_MASK, 0);
+		t->hop.on = 0;
 		hop_refuse(t, "cannot write debug registers, errno", -r);
 		return false;
 	}
@@ -182,24 +263,44 @@ bool hop_resume(struct task *t)
 	return true;
 }
 
-/*
- * A native run of @t ended at @ip (regs valid): registers off, and the
- * engine told how far the thread got.  Harmless when none was on.
- */
-void hop_settle(struct task *t, uint64_t ip)
+/* A native run of @t ended at @ip (regs valid): the engine is told. */
+static void hop_ran_to(struct task *t, uint64_t ip)
 {
 	struct dcg_host_ops ops;
 
-	if (!t->hop.armed)
-		return;
 	t->hop.armed = false;
-	dr7_update(t, HOP_DR7_MASK, 0);
 	H.settles++;
 	if (!t->in_window)
 		return;
 	window_ops(t, &ops);
 	if (!dcg_thread_hop(&t->eng, ip, t->regs.rsp, &ops))
 		H.inexact++;
+}
+
+/*
+ * A native run of @t ended at @ip (regs valid): registers off, and the
+ * engine told how far the thread got.  Harmless when none was on.
+ */
+void hop_settle(struct task *t, uint64_t ip)
+{
+	if (!t->hop.armed)
+		return;
+	hop_dr7_off(t);
+	hop_ran_to(t, ip);
+}
+
+/*
+ * Before any resume of @t (task_resume): our DR7 bits off, unless this
+ * is the step of the transfer just hit (RF lets it run once) or a
+ * native run that armed its own.  Nothing to write when they are off.
+ */
+void hop_before_resume(struct task *t, enum resume_how how, int sig)
+{
+	bool keep = t->hop.kept && how == RH_STEP && !sig;
+
+	t->hop.kept = false;
+	if (how != RH_HOP && !keep)
+		hop_dr7_off(t);
 }
 
 /* Is @addr in @t's plan (a native run under way)? */
@@ -218,31 +319,65 @@ bool hop_armed_at(const struct task *t, uint64_t addr)
  * stops before the instruction, with rip on an armed address and the
  * register's bit in DR6.
  */
-bool hop_is_hit(struct task *t)
+/* The DR6 bits of the armed slots that hold @addr. */
+static uint64_t hop_slots_at(const struct task *t, uint64_t addr)
 {
-	uint64_t dr6 = 0;
+	uint64_t bits = 0;
 	int i;
 
-	if (!t->hop.armed || dr_peek(t->tid, 6, &dr6) < 0)
-		return false;
 	for (i = 0; i < t->hop.n; i++)
-		if ((dr6 & (1u << i)) && t->hop.addr[i] == t->regs.rip)
-			return true;
-	return false;
+		if (t->hop.addr[i] == addr)
+			bits |= 1u << i;
+	return bits;
+}
+
+static int hop_hit_slot(struct task *t, uint64_t *dr6)
+{
+	int i;
+
+	*dr6 = 0;
+	if (!t->hop.armed || dr_peek(t->tid, 6, dr6) < 0)
+		return -1;
+	for (i = 0; i < t->hop.n; i++)
+		if ((*dr6 & (1u << i)) && t->hop.addr[i] == t->regs.rip)
+			return i;
+	return -1;
+}
+
+bool hop_is_hit(struct task *t)
+{
+	uint64_t dr6;
+
+	return hop_hit_slot(t, &dr6) >= 0;
 }
 
 /*
  * The SIGTRAP of a thread in a native run.  Returns true when it was
- * the plan's hit, settled and resumed (to step the transfer).
+ * the plan's hit, told to the engine; DR7 stays as it is for the step
+ * of the transfer (hop_before_resume).
  */
 bool hop_sigtrap(struct task *t)
 {
-	if (!hop_is_hit(t))
+	uint64_t dr6;
+	int i = hop_hit_slot(t, &dr6);
+
+	if (i < 0)
 		return false;
 	H.hits++;
-	/* DR6 is sticky on some kernels: the next hit must be told apart */
-	dr6_clear(t);
-	hop_settle(t, t->regs.rip);
+	/*
+	 * The next hit must be told apart from this one.  The kernels
+	 * seen so far (6.x) build the DR6 that ptrace shows afresh at
+	 * each debug trap (the hit's bits, BS for a step); a kernel that keeps bits shows
+	 * more than this hit (BS of the step since, at least) and gets
+	 * DR6 cleared at every hit from then on, as it always was.  A
+	 * plan may arm one address in two slots: both bits are this hit.
+	 */
+	if ((dr6 & (DR_HITS | DR_STEP)) & ~hop_slots_at(t, t->regs.rip))
+		H.dr6_sticky = true;
+	if (H.dr6_sticky)
+		dr6_clear(t);
+	hop_ran_to(t, t->regs.rip);
+	t->hop.kept = true;
 	return true;
 }
 
@@ -301,10 +436,10 @@ void hop_foreign_trap(struct task *t)
 	si.si_code = 0;
 	ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si);
 	dcg_warn("thread %d: SIGTRAP at %#llx in a native run from %#llx is "
-	       "no hit: DR6 %#llx si_code %d, %d armed: %#llx %#llx %#llx "
+	       "no hit: DR6 %#llx si_code %d, slots %#x armed: %#llx %#llx %#llx "
 	       "%#llx", t->tid, (unsigned long long)t->regs.rip,
 	       (unsigned long long)t->hop.start, (unsigned long long)dr6,
-	       si.si_code, t->hop.n, (unsigned long long)t->hop.addr[0],
+	       si.si_code, t->hop.on, (unsigned long long)t->hop.addr[0],
 	       (unsigned long long)t->hop.addr[1],
 	       (unsigned long long)t->hop.addr[2],
 	       (unsigned long long)t->hop.addr[3]);
@@ -313,16 +448,17 @@ void hop_foreign_trap(struct task *t)
 /* Window end, detach, exec: no debug register of ours stays enabled. */
 void hop_end(struct task *t)
 {
-	if (t->hop.armed) {
-		t->hop.armed = false;
-		dr7_update(t, HOP_DR7_MASK, 0);
-	}
+	t->hop.armed = false;
+	t->hop.kept = false;
+	hop_dr7_off(t);
 }
 
 /* exec emptied the debug registers. */
 void hop_exec(struct task *t)
 {
 	t->hop.armed = false;
+	t->hop.kept = false;
+	t->hop.on = 0;
 	t->hop.dr_valid = 0;
 	t->hop.checked = false;
 }
