@@ -709,17 +709,47 @@ static struct task *next_pending(int *status)
  * lands between the check of the flag and the start of waitpid() would
  * not interrupt it, and a program that runs freely may not stop again
  * for a long time.  So from just before the check until waitpid()
- * returns, the handler jumps straight back here.
+ * returns, the handler jumps straight back here; unless the kernel
+ * has written the status of a stop it collected (@wait_status), which
+ * would be lost: then the loop sees the flag after handling that stop.
  */
 static sigjmp_buf wait_env;
 static volatile sig_atomic_t in_wait;
+static volatile int wait_status = -1;	/* -1: nothing collected yet */
 
 void trace_loop_interrupt(void)
 {
-	if (in_wait) {
+	if (in_wait && wait_status == -1) {
 		in_wait = 0;
 		siglongjmp(wait_env, 1);
 	}
+}
+
+/*
+ * Is every task that runs now stepped?  Then no stop to come can be an
+ * int3's that rewind_before_collect() must rewind first.
+ */
+static bool all_running_stepped(void)
+{
+	struct task *t;
+
+	for (t = T.tasks; t; t = t->next)
+		if (t->state == TS_RUNNING && !stepped(t))
+			return false;
+	return true;
+}
+
+/*
+ * One waitpid() for the stop of a stepped thread (most stops of a
+ * window), instead of a look and a collection.
+ */
+static pid_t collect_any(int *status)
+{
+	pid_t tid = waitpid(-1, (int *)&wait_status, __WALL);
+
+	in_wait = 0;
+	*status = wait_status;
+	return tid;
 }
 
 static pid_t wait_any(int *status)
@@ -729,11 +759,14 @@ static pid_t wait_any(int *status)
 
 	if (sigsetjmp(wait_env, 0))
 		return -2;
+	wait_status = -1;
 	in_wait = 1;
 	if (stop_requested) {
 		in_wait = 0;
 		return -2;
 	}
+	if (all_running_stepped())
+		return collect_any(status);
 	/*
 	 * Only look (WNOWAIT), collect after: a Ctrl-C that jumps out
 	 * just after a waitpid() had collected a stop would lose it, and
