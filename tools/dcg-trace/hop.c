@@ -59,11 +59,12 @@
 
 static struct {
 	uint64_t plans_set, plans_next, plans_step;
-	uint64_t hits, settles, inexact, other_traps, stale;
+	uint64_t hits, settles, inexact, other_traps, stale, emulated;
 	bool refused_said;
 	bool env_read;
 	bool dr6_sticky;	/* DR6 showed bits of earlier traps */
 	unsigned int flags;	/* DCG_TRACE_HOP=straight: DCG_HOP_STRAIGHT */
+	bool step_transfers;	/* DCG_TRACE_HOP=stepped: never emulate */
 } H;
 
 /* The DR7 bits of every slot a plan may use. */
@@ -234,6 +235,7 @@ bool hop_resume(struct task *t)
 		 */
 		if ((how && !strcmp(how, "straight")) || T.opt.annotate)
 			H.flags = DCG_HOP_STRAIGHT;
+		H.step_transfers = how && !strcmp(how, "stepped");
 	}
 	window_ops(t, &ops);
 	switch (dcg_hop_plan(t->regs.rip, DCG_HOP_MAX, H.flags, &ops, &p)) {
@@ -461,6 +463,200 @@ void hop_exec(struct task *t)
 	t->hop.on = 0;
 	t->hop.dr_valid = 0;
 	t->hop.checked = false;
+	t->hop.shstk_known = false;
+}
+
+/*
+ * Emulating the transfer hit.  Its single step costs a stop, as much
+ * as the native run before it: the thread traps, the tracer wakes, and
+ * both switch back.  A direct call, a direct jump and a near return
+ * only move rip and rsp (a call also writes its return address), and
+ * so does an indirect call or jump through a register or through a
+ * rip-relative pointer (a PLT's); the tracer does that itself, the
+ * engine then sees the very stop the step would have shown
+ * (step_trap), and the thread goes on under the next plan.  Everything
+ * else is stepped: other indirect forms, far transfers, jcc, syscalls,
+ * and a branch with an operand-size or unknown prefix.
+ * So is a thread with a shadow stack (CET): the kernel keeps that one.
+ */
+
+/* Prefixes a plain near branch may have: bnd, rep (rep ret), hints. */
+static bool hop_plain_prefixes(const uint8_t *buf, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (buf[i] != 0xf2 && buf[i] != 0xf3 && buf[i] != 0x2e &&
+		    buf[i] != 0x3e)
+			return false;
+	return true;
+}
+
+/* Is the @len bytes' last opcode byte, @back bytes from the end, @op? */
+static bool hop_opcode(const uint8_t *buf, int len, int back, uint8_t op)
+{
+	return len >= back && buf[len - back] == op &&
+	       hop_plain_prefixes(buf, len - back);
+}
+
+/* Does the thread keep a shadow stack (/proc: x86_Thread_features)? */
+static bool hop_shstk(struct task *t)
+{
+	char path[64], line[256];
+	bool on = false;
+	FILE *f;
+
+	if (t->hop.shstk_known)
+		return t->hop.shstk;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", t->tgid,
+		 t->tid);
+	f = fopen(path, "re");
+	if (!f)
+		return true;	/* cannot tell: step */
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "x86_Thread_features:", 20))
+			on = strstr(line, "shstk") != NULL;
+	fclose(f);
+	t->hop.shstk = on;
+	t->hop.shstk_known = true;
+	return on;
+}
+
+/* rip and rsp after the near return at rsp @sp; false: step it. */
+static bool hop_ret_regs(uint64_t sp, unsigned int imm, uint64_t *rip,
+			 uint64_t *rsp)
+{
+	uint64_t to = 0;
+
+	/* a non-canonical address faults in the ret: let it, stepped */
+	if (mem_read(sp, &to, sizeof(to)) != sizeof(to) || (to >> 47))
+		return false;
+	*rip = to;
+	*rsp = sp + 8 + imm;
+	return true;
+}
+
+/* General register @r (ModRM numbering, REX.B in bit 3) of @t. */
+static uint64_t hop_reg(const struct task *t, int r)
+{
+	const struct user_regs_struct *g = &t->regs;
+	const unsigned long long v[16] = {
+		g->rax, g->rcx, g->rdx, g->rbx, g->rsp, g->rbp, g->rsi, g->rdi,
+		g->r8, g->r9, g->r10, g->r11, g->r12, g->r13, g->r14, g->r15,
+	};
+
+	return v[r & 15];
+}
+
+/*
+ * The target of the indirect call or jump (FF /2, FF /4) in @buf at
+ * @t's rip, when it is a register (mod 11, REX.B allowed) or a
+ * rip-relative pointer (mod 00 rm 101: a PLT's jmp *GOT(%rip)).
+ */
+static bool hop_indirect_target(struct task *t, const uint8_t *buf, int len,
+				uint64_t *to)
+{
+	uint8_t modrm;
+	int32_t disp;
+	int k, rex = 0;
+
+	if (len >= 2 && buf[len - 2] == 0xff && (buf[len - 1] & 0xc0) == 0xc0) {
+		modrm = buf[len - 1];
+		k = len - 2;
+		if (k > 0 && (buf[k - 1] & 0xf0) == 0x40)
+			rex = buf[--k];
+		if (!hop_plain_prefixes(buf, k))
+			return false;
+		*to = hop_reg(t, (modrm & 7) | ((rex & 1) << 3));
+	} else if (len >= 6 && buf[len - 6] == 0xff &&
+		   (buf[len - 5] & 0xc7) == 0x05) {
+		if (!hop_plain_prefixes(buf, len - 6))
+			return false;
+		memcpy(&disp, buf + len - 4, sizeof(disp));
+		if (mem_read(t->regs.rip + len + disp, to, sizeof(*to)) !=
+		    sizeof(*to))
+			return false;
+	} else {
+		return false;
+	}
+	return (*to >> 47) == 0;	/* else it faults: stepped */
+}
+
+/* rip and rsp after the transfer at @t's rip; false: step it. */
+static bool hop_emulated_regs(struct task *t, uint64_t *rip, uint64_t *rsp)
+{
+	uint8_t buf[DCG_INSN_MAX_LEN];
+	uint64_t ip = t->regs.rip, sp = t->regs.rsp, ret;
+	struct dcg_insn in;
+	int n, len;
+
+	n = code_read(ip, buf, sizeof(buf));
+	len = n > 0 ? dcg_insn_decode(buf, n, ip, &in) : -1;
+	if (len <= 0)
+		return false;
+	switch (in.branch) {
+	case DCG_BR_CALL:
+	case DCG_BR_CALL_IND:
+		ret = ip + len;
+		if (in.branch == DCG_BR_CALL ? !hop_opcode(buf, len, 5, 0xe8) :
+		    !hop_indirect_target(t, buf, len, &in.target))
+			return false;
+		if (mem_write(T.pid, sp - 8, &ret, sizeof(ret)) < 0)
+			return false;
+		*rip = in.target;
+		*rsp = sp - 8;
+		return true;
+	case DCG_BR_JMP_IND:
+		if (!hop_indirect_target(t, buf, len, rip))
+			return false;
+		*rsp = sp;
+		return true;
+	case DCG_BR_JMP:
+		if (!hop_opcode(buf, len, 5, 0xe9) &&
+		    !hop_opcode(buf, len, 2, 0xeb))
+			return false;
+		*rip = in.target;
+		*rsp = sp;
+		return true;
+	case DCG_BR_RET:
+		return hop_opcode(buf, len, 1, 0xc3) &&
+		       hop_ret_regs(sp, 0, rip, rsp);
+	case DCG_BR_RET_IMM:
+		return hop_opcode(buf, len, 3, 0xc2) &&
+		       hop_ret_regs(sp, in.ret_imm, rip, rsp);
+	case DCG_BR_SYS:
+		/* arch_prctl may turn a shadow stack on: look again */
+		if (t->regs.rax == 158)
+			t->hop.shstk_known = false;
+		return false;
+	}
+	return false;
+}
+
+/*
+ * At a hit (regs valid): do the transfer instead of stepping it.  True
+ * when done: @t's registers are those after it, as after a step.
+ */
+bool hop_emulate(struct task *t)
+{
+	uint64_t rip, rsp, ip = t->regs.rip, sp = t->regs.rsp;
+
+	if (H.step_transfers || hop_shstk(t) ||
+	    !hop_emulated_regs(t, &rip, &rsp))
+		return false;
+	t->regs.rip = rip;
+	t->regs.rsp = rsp;
+	if (task_setregs(t) < 0) {
+		t->regs.rip = ip;
+		t->regs.rsp = sp;
+		return false;
+	}
+	t->step_from = ip;
+	t->step_rsp = sp;	/* tflags_before_step() */
+	t->how = RH_STEP;	/* step_trap() judges the stop */
+	t->hop.kept = false;
+	H.emulated++;
+	return true;
 }
 
 void hop_report(void)
@@ -468,12 +664,14 @@ void hop_report(void)
 	if (T.mode != DCG_MODE_HOP)
 		return;
 	fprintf(stderr, PROG ": hop: %llu plans over jumps, %llu to the next "
-		"transfer, %llu steps; %llu hits, %llu other stops in native "
+		"transfer, %llu steps; %llu hits (%llu transfers done by the "
+		"tracer), %llu other stops in native "
 		"runs (%llu SIGTRAPs passed on, %llu stale traps of ours), %llu "
 		"counts a lower bound\n",
 		(unsigned long long)H.plans_set,
 		(unsigned long long)H.plans_next,
 		(unsigned long long)H.plans_step, (unsigned long long)H.hits,
+		(unsigned long long)H.emulated,
 		(unsigned long long)(H.settles - H.hits),
 		(unsigned long long)H.other_traps,
 		(unsigned long long)H.stale, (unsigned long long)H.inexact);

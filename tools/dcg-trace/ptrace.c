@@ -353,12 +353,18 @@ static void bp_hit(struct task *t, struct bp *b)
 }
 
 /* A SIGTRAP in a native run of hop mode: its hit, or anything else. */
+static void step_trap(struct task *t);
+
 static void hop_trap(struct task *t)
 {
 	struct bp *b;
 
 	if (hop_sigtrap(t)) {
-		resume_task(t, 0);
+		/* the transfer done by us is as good as stepped (hop.c) */
+		if (hop_emulate(t))
+			step_trap(t);
+		else
+			resume_task(t, 0);
 		return;
 	}
 	b = int3_hit(t);
