@@ -96,7 +96,6 @@ struct hop_task {
 	bool armed;		/* a native run under DR7 is under way */
 	bool checked;		/* DR7 looked at (the program's own?) */
 	bool off;		/* stepped instead: registers not ours */
-	bool kept;		/* hit: DR7 stays on over the transfer's step */
 	bool shstk_known;	/* shstk read from /proc */
 	bool shstk;		/* a shadow stack: transfers are stepped */
 	uint8_t dr_valid;	/* bit i: dr[i] is what DRi holds */
@@ -336,7 +335,7 @@ void hop_foreign_trap(struct task *t);
 void hop_end(struct task *t);
 void hop_exec(struct task *t);
 void hop_dr_written(struct task *t, int i);
-void hop_before_resume(struct task *t, enum resume_how how, int sig);
+void hop_before_resume(struct task *t, enum resume_how how);
 bool hop_emulate(struct task *t);
 void hop_report(void);
 

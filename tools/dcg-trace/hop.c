@@ -11,12 +11,12 @@
  * runs with PTRACE_CONT.  At the hit (DR6 says which) the engine hears
  * that the thread got there natively (dcg_thread_hop), and the
  * instruction is single-stepped like any in step mode: the stop after
- * it goes to the engine as in step mode.  The registers stay enabled
- * over that step: the kernel set RF in the thread's flags at the hit
- * (hw_breakpoint_handler, for execute breakpoints), so the instruction
- * runs once without hitting again, and the next plan mostly has as
- * many slots, so DR7 need not be written twice per transfer.  Any
- * other resume first disables them (hop_before_resume).
+ * it goes to the engine as in step mode; most transfers are done by
+ * the tracer instead (hop_emulate), and the registers stay as they are
+ * for the next plan.  Any resume other than a native run first
+ * disables them (hop_before_resume): a step with a breakpoint enabled
+ * on its own instruction would count on RF, which the kernel sets at
+ * the hit but which not every (emulated) CPU honours.
  *
  * Any other stop during a native run (a signal, a fault, an int3 of
  * ours, a PTRACE_INTERRUPT, another thread's exit_group) first settles
@@ -292,16 +292,13 @@ void hop_settle(struct task *t, uint64_t ip)
 }
 
 /*
- * Before any resume of @t (task_resume): our DR7 bits off, unless this
- * is the step of the transfer just hit (RF lets it run once) or a
- * native run that armed its own.  Nothing to write when they are off.
+ * Before any resume of @t (task_resume): our DR7 bits off, unless it
+ * is a native run that armed its own.  Nothing to write when they are
+ * off already.
  */
-void hop_before_resume(struct task *t, enum resume_how how, int sig)
+void hop_before_resume(struct task *t, enum resume_how how)
 {
-	bool keep = t->hop.kept && how == RH_STEP && !sig;
-
-	t->hop.kept = false;
-	if (how != RH_HOP && !keep)
+	if (how != RH_HOP)
 		hop_dr7_off(t);
 }
 
@@ -369,17 +366,17 @@ bool hop_sigtrap(struct task *t)
 	/*
 	 * The next hit must be told apart from this one.  The kernels
 	 * seen so far (6.x) build the DR6 that ptrace shows afresh at
-	 * each debug trap (the hit's bits, BS for a step); a kernel that keeps bits shows
-	 * more than this hit (BS of the step since, at least) and gets
-	 * DR6 cleared at every hit from then on, as it always was.  A
-	 * plan may arm one address in two slots: both bits are this hit.
+	 * each debug trap (the hit's bits, BS for a step); a kernel
+	 * that keeps bits shows more than this hit (BS of the step
+	 * since, at least) and gets DR6 cleared at every hit from then
+	 * on, as it always was.  A plan may arm one address in two
+	 * slots: both bits are this hit.
 	 */
 	if ((dr6 & (DR_HITS | DR_STEP)) & ~hop_slots_at(t, t->regs.rip))
 		H.dr6_sticky = true;
 	if (H.dr6_sticky)
 		dr6_clear(t);
 	hop_ran_to(t, t->regs.rip);
-	t->hop.kept = true;
 	return true;
 }
 
@@ -451,7 +448,6 @@ void hop_foreign_trap(struct task *t)
 void hop_end(struct task *t)
 {
 	t->hop.armed = false;
-	t->hop.kept = false;
 	hop_dr7_off(t);
 }
 
@@ -459,7 +455,6 @@ void hop_end(struct task *t)
 void hop_exec(struct task *t)
 {
 	t->hop.armed = false;
-	t->hop.kept = false;
 	t->hop.on = 0;
 	t->hop.dr_valid = 0;
 	t->hop.checked = false;
@@ -654,7 +649,6 @@ bool hop_emulate(struct task *t)
 	t->step_from = ip;
 	t->step_rsp = sp;	/* tflags_before_step() */
 	t->how = RH_STEP;	/* step_trap() judges the stop */
-	t->hop.kept = false;
 	H.emulated++;
 	return true;
 }

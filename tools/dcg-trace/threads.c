@@ -114,7 +114,7 @@ int task_resume(struct task *t, enum resume_how how, int sig)
 		return 1;
 	if (sig)
 		sigstate_signal_delivered(t, sig);
-	hop_before_resume(t, how, sig);
+	hop_before_resume(t, how);
 	guardian_resumed(t->tid, how, t->regs_valid ? t->regs.rip : 0);
 	t->how = how;
 	t->regs_valid = false;
