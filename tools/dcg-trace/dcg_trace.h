@@ -96,8 +96,11 @@ struct hop_task {
 	bool armed;		/* a native run under DR7 is under way */
 	bool checked;		/* DR7 looked at (the program's own?) */
 	bool off;		/* stepped instead: registers not ours */
+	bool shstk_known;	/* shstk read from /proc */
+	bool shstk;		/* a shadow stack: transfers are stepped */
 	uint8_t dr_valid;	/* bit i: dr[i] is what DRi holds */
-	int n;			/* addresses armed */
+	uint8_t on;		/* bit i: DR7 enables DRi for us */
+	int n;			/* slots in addr[] (0 in an unused one) */
 	uint64_t start;		/* rip where the run began */
 	uint64_t addr[4];
 	uint64_t dr[4];
@@ -143,6 +146,7 @@ struct task {
 	bool at_bp;		/* its int3 stop: rip put back before collecting */
 	struct user_regs_struct regs;
 	bool regs_valid;
+	bool regs_early;	/* regs read for the stop about to be collected */
 
 	/* trace window */
 	bool in_window;
@@ -331,6 +335,8 @@ void hop_foreign_trap(struct task *t);
 void hop_end(struct task *t);
 void hop_exec(struct task *t);
 void hop_dr_written(struct task *t, int i);
+void hop_before_resume(struct task *t, enum resume_how how);
+bool hop_emulate(struct task *t);
 void hop_report(void);
 
 /* skip.c */

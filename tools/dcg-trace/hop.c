@@ -9,9 +9,14 @@
  * addresses go into the thread's debug registers (execute breakpoints,
  * PTRACE_POKEUSER of u_debugreg, DR7 local enables), and the thread
  * runs with PTRACE_CONT.  At the hit (DR6 says which) the engine hears
- * that the thread got there natively (dcg_thread_hop), the registers
- * are disabled, and the instruction is single-stepped like any in step
- * mode: the stop after it goes to the engine as in step mode.
+ * that the thread got there natively (dcg_thread_hop), and the
+ * instruction is single-stepped like any in step mode: the stop after
+ * it goes to the engine as in step mode; most transfers are done by
+ * the tracer instead (hop_emulate), and the registers stay as they are
+ * for the next plan.  Any resume other than a native run first
+ * disables them (hop_before_resume): a step with a breakpoint enabled
+ * on its own instruction would count on RF, which the kernel sets at
+ * the hit but which not every (emulated) CPU honours.
  *
  * Any other stop during a native run (a signal, a fault, an int3 of
  * ours, a PTRACE_INTERRUPT, another thread's exit_group) first settles
@@ -50,13 +55,16 @@
 #endif
 
 #define DR_HITS	0xfu	/* DR6 B0..B3 */
+#define DR_STEP	0x4000u	/* DR6 BS */
 
 static struct {
 	uint64_t plans_set, plans_next, plans_step;
-	uint64_t hits, settles, inexact, other_traps, stale;
+	uint64_t hits, settles, inexact, other_traps, stale, emulated;
 	bool refused_said;
 	bool env_read;
+	bool dr6_sticky;	/* DR6 showed bits of earlier traps */
 	unsigned int flags;	/* DCG_TRACE_HOP=straight: DCG_HOP_STRAIGHT */
+	bool step_transfers;	/* DCG_TRACE_HOP=stepped: never emulate */
 } H;
 
 /* The DR7 bits of every slot a plan may use. */
@@ -96,18 +104,73 @@ static bool hop_usable(struct task *t)
 	return true;
 }
 
+/* Is @addr already placed in @slot[] (bits of @used)? */
+static bool hop_placed(const uint64_t *slot, unsigned int used, uint64_t addr)
+{
+	int j;
+
+	for (j = 0; j < DCG_HOP_MAX; j++)
+		if ((used & (1u << j)) && slot[j] == addr)
+			return true;
+	return false;
+}
+
+/*
+ * Which slot each address of @p goes in (@slot[], bits of the return
+ * value).  A debug register that holds the address already keeps it;
+ * the others go first in slots enabled now, so that DR7 stays as it
+ * is.  Each write is a ptrace call, and plans often repeat (a loop
+ * that calls, the return to it).
+ */
+static unsigned int hop_place(const struct task *t,
+			      const struct dcg_hop_plan *p, uint64_t *slot)
+{
+	unsigned int used = 0, have = t->hop.dr_valid, pass;
+	int i, j;
+
+	for (i = 0; i < p->n; i++)
+		for (j = 0; j < DCG_HOP_MAX; j++)
+			if ((have & ~used & (1u << j)) &&
+			    t->hop.dr[j] == p->addr[i] &&
+			    !hop_placed(slot, used, p->addr[i])) {
+				slot[j] = p->addr[i];
+				used |= 1u << j;
+			}
+	for (i = 0; i < p->n; i++) {
+		if (hop_placed(slot, used, p->addr[i]))
+			continue;
+		for (pass = 0; pass < 2; pass++) {
+			unsigned int pref = pass ? ~0u : t->hop.on;
+
+			for (j = 0; j < DCG_HOP_MAX; j++)
+				if ((pref & ~used & (1u << j)))
+					break;
+			if (j < DCG_HOP_MAX)
+				break;
+		}
+		if (j == DCG_HOP_MAX)	/* more addresses than slots */
+			break;
+		slot[j] = p->addr[i];
+		used |= 1u << j;
+	}
+	return used;
+}
+
 /* Write the plan's addresses and enable them; <0 on failure. */
 static int hop_arm(struct task *t, const struct dcg_hop_plan *p)
 {
-	uint64_t dr7 = 0;
+	uint64_t dr7 = 0, slot[DCG_HOP_MAX] = { 0 };
+	unsigned int used = hop_place(t, p, slot);
 	int i, r;
 
-	for (i = 0; i < p->n; i++) {
-		if (!(t->hop.dr_valid & (1u << i)) || t->hop.dr[i] != p->addr[i]) {
-			r = dr_set_addr(t, i, p->addr[i]);
+	for (i = 0; i < DCG_HOP_MAX; i++) {
+		if (!(used & (1u << i)))
+			continue;
+		if (!(t->hop.dr_valid & (1u << i)) || t->hop.dr[i] != slot[i]) {
+			r = dr_set_addr(t, i, slot[i]);
 			if (r < 0)
 				return r;
-			t->hop.dr[i] = p->addr[i];
+			t->hop.dr[i] = slot[i];
 			t->hop.dr_valid |= 1u << i;
 			/* skip.c caches what it wrote in its slot */
 			t->sk.dr_addr = 0;
@@ -118,16 +181,34 @@ static int hop_arm(struct task *t, const struct dcg_hop_plan *p)
 	r = dr7_update(t, HOP_DR7_MASK, dr7);
 	if (r < 0)
 		return r;
-	t->hop.n = p->n;
-	memcpy(t->hop.addr, p->addr, sizeof(t->hop.addr));
+	t->hop.on = used;
+	/* unused slots hold 0 here: no rip is 0 */
+	t->hop.n = DCG_HOP_MAX;
+	memcpy(t->hop.addr, slot, sizeof(t->hop.addr));
 	return 0;
+}
+
+/* Our DR7 enables off (no write when none is on). */
+static void hop_dr7_off(struct task *t)
+{
+	uint64_t mask = 0;
+	int i;
+
+	for (i = 0; i < DCG_HOP_MAX; i++)
+		if (t->hop.on & (1u << i))
+			mask |= DR7_SLOT(i);
+	t->hop.on = 0;
+	if (mask)
+		dr7_update(t, mask, 0);
 }
 
 /* skip.c wrote debug register @i for its return breakpoint. */
 void hop_dr_written(struct task *t, int i)
 {
-	if (i >= 0 && i < DCG_HOP_MAX)
+	if (i >= 0 && i < DCG_HOP_MAX) {
 		t->hop.dr_valid &= ~(1u << i);
+		t->hop.on &= ~(1u << i);	/* skip's slot now */
+	}
 }
 
 /*
@@ -154,6 +235,7 @@ bool hop_resume(struct task *t)
 		 */
 		if ((how && !strcmp(how, "straight")) || T.opt.annotate)
 			H.flags = DCG_HOP_STRAIGHT;
+		H.step_transfers = how && !strcmp(how, "stepped");
 	}
 	window_ops(t, &ops);
 	switch (dcg_hop_plan(t->regs.rip, DCG_HOP_MAX, H.flags, &ops, &p)) {
@@ -170,6 +252,7 @@ bool hop_resume(struct task *t)
 	r = hop_arm(t, &p);
 	if (r < 0) {
 		dr7_update(t, HOP_DR7_MASK, 0);
+		t->hop.on = 0;
 		hop_refuse(t, "cannot write debug registers, errno", -r);
 		return false;
 	}
@@ -182,24 +265,41 @@ bool hop_resume(struct task *t)
 	return true;
 }
 
-/*
- * A native run of @t ended at @ip (regs valid): registers off, and the
- * engine told how far the thread got.  Harmless when none was on.
- */
-void hop_settle(struct task *t, uint64_t ip)
+/* A native run of @t ended at @ip (regs valid): the engine is told. */
+static void hop_ran_to(struct task *t, uint64_t ip)
 {
 	struct dcg_host_ops ops;
 
-	if (!t->hop.armed)
-		return;
 	t->hop.armed = false;
-	dr7_update(t, HOP_DR7_MASK, 0);
 	H.settles++;
 	if (!t->in_window)
 		return;
 	window_ops(t, &ops);
 	if (!dcg_thread_hop(&t->eng, ip, t->regs.rsp, &ops))
 		H.inexact++;
+}
+
+/*
+ * A native run of @t ended at @ip (regs valid): registers off, and the
+ * engine told how far the thread got.  Harmless when none was on.
+ */
+void hop_settle(struct task *t, uint64_t ip)
+{
+	if (!t->hop.armed)
+		return;
+	hop_dr7_off(t);
+	hop_ran_to(t, ip);
+}
+
+/*
+ * Before any resume of @t (task_resume): our DR7 bits off, unless it
+ * is a native run that armed its own.  Nothing to write when they are
+ * off already.
+ */
+void hop_before_resume(struct task *t, enum resume_how how)
+{
+	if (how != RH_HOP)
+		hop_dr7_off(t);
 }
 
 /* Is @addr in @t's plan (a native run under way)? */
@@ -218,31 +318,65 @@ bool hop_armed_at(const struct task *t, uint64_t addr)
  * stops before the instruction, with rip on an armed address and the
  * register's bit in DR6.
  */
-bool hop_is_hit(struct task *t)
+/* The DR6 bits of the armed slots that hold @addr. */
+static uint64_t hop_slots_at(const struct task *t, uint64_t addr)
 {
-	uint64_t dr6 = 0;
+	uint64_t bits = 0;
 	int i;
 
-	if (!t->hop.armed || dr_peek(t->tid, 6, &dr6) < 0)
-		return false;
 	for (i = 0; i < t->hop.n; i++)
-		if ((dr6 & (1u << i)) && t->hop.addr[i] == t->regs.rip)
-			return true;
-	return false;
+		if (t->hop.addr[i] == addr)
+			bits |= 1u << i;
+	return bits;
+}
+
+static int hop_hit_slot(struct task *t, uint64_t *dr6)
+{
+	int i;
+
+	*dr6 = 0;
+	if (!t->hop.armed || dr_peek(t->tid, 6, dr6) < 0)
+		return -1;
+	for (i = 0; i < t->hop.n; i++)
+		if ((*dr6 & (1u << i)) && t->hop.addr[i] == t->regs.rip)
+			return i;
+	return -1;
+}
+
+bool hop_is_hit(struct task *t)
+{
+	uint64_t dr6;
+
+	return hop_hit_slot(t, &dr6) >= 0;
 }
 
 /*
  * The SIGTRAP of a thread in a native run.  Returns true when it was
- * the plan's hit, settled and resumed (to step the transfer).
+ * the plan's hit, told to the engine; DR7 stays as it is for the step
+ * of the transfer (hop_before_resume).
  */
 bool hop_sigtrap(struct task *t)
 {
-	if (!hop_is_hit(t))
+	uint64_t dr6;
+	int i = hop_hit_slot(t, &dr6);
+
+	if (i < 0)
 		return false;
 	H.hits++;
-	/* DR6 is sticky on some kernels: the next hit must be told apart */
-	dr6_clear(t);
-	hop_settle(t, t->regs.rip);
+	/*
+	 * The next hit must be told apart from this one.  The kernels
+	 * seen so far (6.x) build the DR6 that ptrace shows afresh at
+	 * each debug trap (the hit's bits, BS for a step); a kernel
+	 * that keeps bits shows more than this hit (BS of the step
+	 * since, at least) and gets DR6 cleared at every hit from then
+	 * on, as it always was.  A plan may arm one address in two
+	 * slots: both bits are this hit.
+	 */
+	if ((dr6 & (DR_HITS | DR_STEP)) & ~hop_slots_at(t, t->regs.rip))
+		H.dr6_sticky = true;
+	if (H.dr6_sticky)
+		dr6_clear(t);
+	hop_ran_to(t, t->regs.rip);
 	return true;
 }
 
@@ -301,10 +435,10 @@ void hop_foreign_trap(struct task *t)
 	si.si_code = 0;
 	ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si);
 	dcg_warn("thread %d: SIGTRAP at %#llx in a native run from %#llx is "
-	       "no hit: DR6 %#llx si_code %d, %d armed: %#llx %#llx %#llx "
+	       "no hit: DR6 %#llx si_code %d, slots %#x armed: %#llx %#llx %#llx "
 	       "%#llx", t->tid, (unsigned long long)t->regs.rip,
 	       (unsigned long long)t->hop.start, (unsigned long long)dr6,
-	       si.si_code, t->hop.n, (unsigned long long)t->hop.addr[0],
+	       si.si_code, t->hop.on, (unsigned long long)t->hop.addr[0],
 	       (unsigned long long)t->hop.addr[1],
 	       (unsigned long long)t->hop.addr[2],
 	       (unsigned long long)t->hop.addr[3]);
@@ -313,18 +447,210 @@ void hop_foreign_trap(struct task *t)
 /* Window end, detach, exec: no debug register of ours stays enabled. */
 void hop_end(struct task *t)
 {
-	if (t->hop.armed) {
-		t->hop.armed = false;
-		dr7_update(t, HOP_DR7_MASK, 0);
-	}
+	t->hop.armed = false;
+	hop_dr7_off(t);
 }
 
 /* exec emptied the debug registers. */
 void hop_exec(struct task *t)
 {
 	t->hop.armed = false;
+	t->hop.on = 0;
 	t->hop.dr_valid = 0;
 	t->hop.checked = false;
+	t->hop.shstk_known = false;
+}
+
+/*
+ * Emulating the transfer hit.  Its single step costs a stop, as much
+ * as the native run before it: the thread traps, the tracer wakes, and
+ * both switch back.  A direct call, a direct jump and a near return
+ * only move rip and rsp (a call also writes its return address), and
+ * so does an indirect call or jump through a register or through a
+ * rip-relative pointer (a PLT's); the tracer does that itself, the
+ * engine then sees the very stop the step would have shown
+ * (step_trap), and the thread goes on under the next plan.  Everything
+ * else is stepped: other indirect forms, far transfers, jcc, syscalls,
+ * and a branch with an operand-size or unknown prefix.
+ * So is a thread with a shadow stack (CET): the kernel keeps that one.
+ */
+
+/* Prefixes a plain near branch may have: bnd, rep (rep ret), hints. */
+static bool hop_plain_prefixes(const uint8_t *buf, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (buf[i] != 0xf2 && buf[i] != 0xf3 && buf[i] != 0x2e &&
+		    buf[i] != 0x3e)
+			return false;
+	return true;
+}
+
+/* Is the @len bytes' last opcode byte, @back bytes from the end, @op? */
+static bool hop_opcode(const uint8_t *buf, int len, int back, uint8_t op)
+{
+	return len >= back && buf[len - back] == op &&
+	       hop_plain_prefixes(buf, len - back);
+}
+
+/* Does the thread keep a shadow stack (/proc: x86_Thread_features)? */
+static bool hop_shstk(struct task *t)
+{
+	char path[64], line[256];
+	bool on = false;
+	FILE *f;
+
+	if (t->hop.shstk_known)
+		return t->hop.shstk;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", t->tgid,
+		 t->tid);
+	f = fopen(path, "re");
+	if (!f)
+		return true;	/* cannot tell: step */
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "x86_Thread_features:", 20))
+			on = strstr(line, "shstk") != NULL;
+	fclose(f);
+	t->hop.shstk = on;
+	t->hop.shstk_known = true;
+	return on;
+}
+
+/* rip and rsp after the near return at rsp @sp; false: step it. */
+static bool hop_ret_regs(uint64_t sp, unsigned int imm, uint64_t *rip,
+			 uint64_t *rsp)
+{
+	uint64_t to = 0;
+
+	/* a non-canonical address faults in the ret: let it, stepped */
+	if (mem_read(sp, &to, sizeof(to)) != sizeof(to) || (to >> 47))
+		return false;
+	*rip = to;
+	*rsp = sp + 8 + imm;
+	return true;
+}
+
+/* General register @r (ModRM numbering, REX.B in bit 3) of @t. */
+static uint64_t hop_reg(const struct task *t, int r)
+{
+	const struct user_regs_struct *g = &t->regs;
+	const unsigned long long v[16] = {
+		g->rax, g->rcx, g->rdx, g->rbx, g->rsp, g->rbp, g->rsi, g->rdi,
+		g->r8, g->r9, g->r10, g->r11, g->r12, g->r13, g->r14, g->r15,
+	};
+
+	return v[r & 15];
+}
+
+/*
+ * The target of the indirect call or jump (FF /2, FF /4) in @buf at
+ * @t's rip, when it is a register (mod 11, REX.B allowed) or a
+ * rip-relative pointer (mod 00 rm 101: a PLT's jmp *GOT(%rip)).
+ */
+static bool hop_indirect_target(struct task *t, const uint8_t *buf, int len,
+				uint64_t *to)
+{
+	uint8_t modrm;
+	int32_t disp;
+	int k, rex = 0;
+
+	if (len >= 2 && buf[len - 2] == 0xff && (buf[len - 1] & 0xc0) == 0xc0) {
+		modrm = buf[len - 1];
+		k = len - 2;
+		if (k > 0 && (buf[k - 1] & 0xf0) == 0x40)
+			rex = buf[--k];
+		if (!hop_plain_prefixes(buf, k))
+			return false;
+		*to = hop_reg(t, (modrm & 7) | ((rex & 1) << 3));
+	} else if (len >= 6 && buf[len - 6] == 0xff &&
+		   (buf[len - 5] & 0xc7) == 0x05) {
+		if (!hop_plain_prefixes(buf, len - 6))
+			return false;
+		memcpy(&disp, buf + len - 4, sizeof(disp));
+		if (mem_read(t->regs.rip + len + disp, to, sizeof(*to)) !=
+		    sizeof(*to))
+			return false;
+	} else {
+		return false;
+	}
+	return (*to >> 47) == 0;	/* else it faults: stepped */
+}
+
+/* rip and rsp after the transfer at @t's rip; false: step it. */
+static bool hop_emulated_regs(struct task *t, uint64_t *rip, uint64_t *rsp)
+{
+	uint8_t buf[DCG_INSN_MAX_LEN];
+	uint64_t ip = t->regs.rip, sp = t->regs.rsp, ret;
+	struct dcg_insn in;
+	int n, len;
+
+	n = code_read(ip, buf, sizeof(buf));
+	len = n > 0 ? dcg_insn_decode(buf, n, ip, &in) : -1;
+	if (len <= 0)
+		return false;
+	switch (in.branch) {
+	case DCG_BR_CALL:
+	case DCG_BR_CALL_IND:
+		ret = ip + len;
+		if (in.branch == DCG_BR_CALL ? !hop_opcode(buf, len, 5, 0xe8) :
+		    !hop_indirect_target(t, buf, len, &in.target))
+			return false;
+		if (mem_write(T.pid, sp - 8, &ret, sizeof(ret)) < 0)
+			return false;
+		*rip = in.target;
+		*rsp = sp - 8;
+		return true;
+	case DCG_BR_JMP_IND:
+		if (!hop_indirect_target(t, buf, len, rip))
+			return false;
+		*rsp = sp;
+		return true;
+	case DCG_BR_JMP:
+		if (!hop_opcode(buf, len, 5, 0xe9) &&
+		    !hop_opcode(buf, len, 2, 0xeb))
+			return false;
+		*rip = in.target;
+		*rsp = sp;
+		return true;
+	case DCG_BR_RET:
+		return hop_opcode(buf, len, 1, 0xc3) &&
+		       hop_ret_regs(sp, 0, rip, rsp);
+	case DCG_BR_RET_IMM:
+		return hop_opcode(buf, len, 3, 0xc2) &&
+		       hop_ret_regs(sp, in.ret_imm, rip, rsp);
+	case DCG_BR_SYS:
+		/* arch_prctl may turn a shadow stack on: look again */
+		if (t->regs.rax == 158)
+			t->hop.shstk_known = false;
+		return false;
+	}
+	return false;
+}
+
+/*
+ * At a hit (regs valid): do the transfer instead of stepping it.  True
+ * when done: @t's registers are those after it, as after a step.
+ */
+bool hop_emulate(struct task *t)
+{
+	uint64_t rip, rsp, ip = t->regs.rip, sp = t->regs.rsp;
+
+	if (H.step_transfers || hop_shstk(t) ||
+	    !hop_emulated_regs(t, &rip, &rsp))
+		return false;
+	t->regs.rip = rip;
+	t->regs.rsp = rsp;
+	if (task_setregs(t) < 0) {
+		t->regs.rip = ip;
+		t->regs.rsp = sp;
+		return false;
+	}
+	t->step_from = ip;
+	t->step_rsp = sp;	/* tflags_before_step() */
+	t->how = RH_STEP;	/* step_trap() judges the stop */
+	H.emulated++;
+	return true;
 }
 
 void hop_report(void)
@@ -332,12 +658,14 @@ void hop_report(void)
 	if (T.mode != DCG_MODE_HOP)
 		return;
 	fprintf(stderr, PROG ": hop: %llu plans over jumps, %llu to the next "
-		"transfer, %llu steps; %llu hits, %llu other stops in native "
+		"transfer, %llu steps; %llu hits (%llu transfers done by the "
+		"tracer), %llu other stops in native "
 		"runs (%llu SIGTRAPs passed on, %llu stale traps of ours), %llu "
 		"counts a lower bound\n",
 		(unsigned long long)H.plans_set,
 		(unsigned long long)H.plans_next,
 		(unsigned long long)H.plans_step, (unsigned long long)H.hits,
+		(unsigned long long)H.emulated,
 		(unsigned long long)(H.settles - H.hits),
 		(unsigned long long)H.other_traps,
 		(unsigned long long)H.stale, (unsigned long long)H.inexact);

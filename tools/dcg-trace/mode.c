@@ -14,7 +14,7 @@
  * 1.8 s per run; this one takes about 300 stops.
  *
  * Where BTF is ignored, hop mode (hop.c) is chosen when a POKEUSER of
- * DR7 round-trips in a traced child: about two stops per call and
+ * DR7 round-trips in a traced child: one or two stops per call and
  * return, against five to fifteen stepping.
  */
 #include <errno.h>

@@ -87,18 +87,25 @@ static struct bp *int3_hit(struct task *t)
  * 400).  Not collected yet, the stop still carries its SIGTRAP: a
  * death there is the documented one.  Rewound and collected, the
  * thread is on our int3 again, which the guardian can take out.
+ * The registers read here are those of the stop collected next: its
+ * handle_stop() uses them instead of reading them again (a hop mode
+ * hit is such a stop, one in two).
  */
 static void rewind_before_collect(const siginfo_t *si)
 {
 	struct task *t;
 	struct bp *b;
 
+	t = task_find(si->si_pid);
+	if (t)
+		t->regs_early = false;
 	if (si->si_code != CLD_TRAPPED || si->si_status != SIGTRAP)
 		return;
-	t = task_find(si->si_pid);
 	if (!t || t->parked || stepped(t) || t->at_bp ||
 	    task_getregs(t) < 0)
 		return;
+	/* the same stop is collected next: handle_stop keeps these regs */
+	t->regs_early = true;
 	b = bp_find(t->regs.rip - 1);
 	if (!b || !b->inserted)
 		return;
@@ -346,12 +353,18 @@ static void bp_hit(struct task *t, struct bp *b)
 }
 
 /* A SIGTRAP in a native run of hop mode: its hit, or anything else. */
+static void step_trap(struct task *t);
+
 static void hop_trap(struct task *t)
 {
 	struct bp *b;
 
 	if (hop_sigtrap(t)) {
-		resume_task(t, 0);
+		/* the transfer done by us is as good as stepped (hop.c) */
+		if (hop_emulate(t))
+			step_trap(t);
+		else
+			resume_task(t, 0);
 		return;
 	}
 	b = int3_hit(t);
@@ -410,7 +423,7 @@ static void handle_sigtrap(struct task *t)
 {
 	struct bp *b;
 
-	if (task_getregs(t) < 0)
+	if (!t->regs_valid && task_getregs(t) < 0)
 		return;
 	sigstate_trap(t);	/* a forced SIGTRAP: see sigtrap_state.c */
 	if (t->hop.armed) {
@@ -474,7 +487,8 @@ void handle_stop(struct task *t, int status)
 
 	T.stops++;
 	t->state = TS_STOPPED;
-	t->regs_valid = false;
+	t->regs_valid = t->regs_early;
+	t->regs_early = false;
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
 		task_exited(t, status);
 		return;
@@ -483,7 +497,7 @@ void handle_stop(struct task *t, int status)
 	sig = WSTOPSIG(status);
 	/* a native run (hop mode) ends here unless its own trap says more */
 	if (t->hop.armed && (sig != SIGTRAP || (status >> 16)) &&
-	    task_getregs(t) == 0)
+	    (t->regs_valid || task_getregs(t) == 0))
 		hop_settle(t, t->regs.rip);
 	if (status >> 16) {
 		handle_event(t, status >> 16, sig);
@@ -701,17 +715,47 @@ static struct task *next_pending(int *status)
  * lands between the check of the flag and the start of waitpid() would
  * not interrupt it, and a program that runs freely may not stop again
  * for a long time.  So from just before the check until waitpid()
- * returns, the handler jumps straight back here.
+ * returns, the handler jumps straight back here; unless the kernel
+ * has written the status of a stop it collected (@wait_status), which
+ * would be lost: then the loop sees the flag after handling that stop.
  */
 static sigjmp_buf wait_env;
 static volatile sig_atomic_t in_wait;
+static volatile int wait_status = -1;	/* -1: nothing collected yet */
 
 void trace_loop_interrupt(void)
 {
-	if (in_wait) {
+	if (in_wait && wait_status == -1) {
 		in_wait = 0;
 		siglongjmp(wait_env, 1);
 	}
+}
+
+/*
+ * Is every task that runs now stepped?  Then no stop to come can be an
+ * int3's that rewind_before_collect() must rewind first.
+ */
+static bool all_running_stepped(void)
+{
+	struct task *t;
+
+	for (t = T.tasks; t; t = t->next)
+		if (t->state == TS_RUNNING && !stepped(t))
+			return false;
+	return true;
+}
+
+/*
+ * One waitpid() for the stop of a stepped thread (most stops of a
+ * window), instead of a look and a collection.
+ */
+static pid_t collect_any(int *status)
+{
+	pid_t tid = waitpid(-1, (int *)&wait_status, __WALL);
+
+	in_wait = 0;
+	*status = wait_status;
+	return tid;
 }
 
 static pid_t wait_any(int *status)
@@ -721,11 +765,14 @@ static pid_t wait_any(int *status)
 
 	if (sigsetjmp(wait_env, 0))
 		return -2;
+	wait_status = -1;
 	in_wait = 1;
 	if (stop_requested) {
 		in_wait = 0;
 		return -2;
 	}
+	if (all_running_stepped())
+		return collect_any(status);
 	/*
 	 * Only look (WNOWAIT), collect after: a Ctrl-C that jumps out
 	 * just after a waitpid() had collected a stop would lose it, and

@@ -114,9 +114,11 @@ int task_resume(struct task *t, enum resume_how how, int sig)
 		return 1;
 	if (sig)
 		sigstate_signal_delivered(t, sig);
+	hop_before_resume(t, how);
 	guardian_resumed(t->tid, how, t->regs_valid ? t->regs.rip : 0);
 	t->how = how;
 	t->regs_valid = false;
+	t->regs_early = false;
 	t->at_bp = false;
 	if (how != RH_CONT && sig)
 		tflags_signal_sent(t);
