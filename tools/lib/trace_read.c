@@ -112,6 +112,7 @@ int dcg_reader_rewind(struct dcg_reader *r)
 	memset(r->count, 0, sizeof(r->count));
 	r->unknown = 0;
 	r->lost = 0;
+	r->profile_dropped = 0;
 	r->inexact = 0;
 	memset(r->lost_by_reason, 0, sizeof(r->lost_by_reason));
 	r->have_stats = false;
@@ -640,6 +641,10 @@ static void account(struct dcg_reader *r, const struct dcg_rec *rec)
 
 		r->lost += l->count;
 		r->lost_by_reason[l->reason < 4 ? l->reason : 0] += l->count;
+	} else if (rec->type == DCG_REC_PROFILE) {
+		const struct dcg_rec_profile *p = (const void *)rec;
+
+		r->profile_dropped += p->dropped;
 	} else if (rec->type == DCG_REC_STATS) {
 		memcpy(&r->stats, rec, sizeof(r->stats));
 		r->have_stats = true;

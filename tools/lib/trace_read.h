@@ -89,6 +89,7 @@ struct dcg_reader {
 	dcg_u64 unknown;		/* records of unknown types, skipped */
 	dcg_u64 lost;			/* sum of LOST counts */
 	dcg_u64 lost_by_reason[4];	/* [0] = unknown reason */
+	dcg_u64 profile_dropped;	/* sum of PROFILE dropped insns */
 	dcg_u64 inexact;		/* events with DCG_EVF_INEXACT: their
 					 * insns are lower bounds */
 	bool have_stats;
