@@ -381,10 +381,11 @@ static void test_profile(void)
 	check(rc == 0 && n == 3 && ok && r.profile_dropped == 10 &&
 	      r.count[DCG_REC_PROFILE] == 2,
 	      "profile records: read, entries and dropped");
-	while (dcg_reader_rewind(&r) == 0 &&
-	       dcg_reader_next(&r, &rec) > 0)
+	rc = dcg_reader_rewind(&r);
+	while (rc == 0 && dcg_reader_next(&r, &rec) > 0)
 		;	/* read it all a second time */
-	check(r.profile_dropped == 10 && r.count[DCG_REC_PROFILE] == 2,
+	check(rc == 0 && r.profile_dropped == 10 &&
+	      r.count[DCG_REC_PROFILE] == 2,
 	      "profile records: a second pass counts them once");
 	dcg_reader_close(&r);
 
