@@ -242,6 +242,7 @@ int mem_open(pid_t pid);
 void mem_close(void);
 int mem_read(uint64_t addr, void *buf, unsigned int len);
 int mem_write(pid_t pid, uint64_t addr, const void *buf, unsigned int len);
+int mem_store(pid_t pid, uint64_t addr, const void *buf, unsigned int len);
 int code_read(uint64_t addr, void *buf, unsigned int len);
 void code_cache_flush(void);
 void code_ranges_set(const uint64_t (*r)[2], int n,

@@ -596,7 +596,7 @@ static bool hop_emulated_regs(struct task *t, uint64_t *rip, uint64_t *rsp)
 		if (in.branch == DCG_BR_CALL ? !hop_opcode(buf, len, 5, 0xe8) :
 		    !hop_indirect_target(t, buf, len, &in.target))
 			return false;
-		if (mem_write(T.pid, sp - 8, &ret, sizeof(ret)) < 0)
+		if (mem_store(T.pid, sp - 8, &ret, sizeof(ret)) < 0)
 			return false;
 		*rip = in.target;
 		*rsp = sp - 8;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/uio.h>
 #include "dcg_trace.h"
 
 #define PAGE 4096u
@@ -102,6 +103,24 @@ int mem_write(pid_t pid, uint64_t addr, const void *buf, unsigned int len)
 	n = pwrite(fd, buf, len, (off_t)addr);
 	if (fd != memfd)
 		close(fd);
+	if (n != (ssize_t)len)
+		return n < 0 ? -errno : -EIO;
+	return 0;
+}
+
+/*
+ * A store the program itself makes (the push of a call the tracer does
+ * for it).  /proc/PID/mem writes with FOLL_FORCE, so it would succeed
+ * on a read-only page where the CPU's push faults; process_vm_writev()
+ * honours the page protections, so the store fails where the
+ * program's would, and the caller lets the CPU do it (and fault).
+ */
+int mem_store(pid_t pid, uint64_t addr, const void *buf, unsigned int len)
+{
+	struct iovec local = { (void *)buf, len };
+	struct iovec remote = { (void *)(uintptr_t)addr, len };
+	ssize_t n = process_vm_writev(pid, &local, 1, &remote, 1, 0);
+
 	if (n != (ssize_t)len)
 		return n < 0 ? -errno : -EIO;
 	return 0;
