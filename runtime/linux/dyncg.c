@@ -30,6 +30,7 @@
 #include "../shadow.c"
 #include "../thread.c"
 #include "../args.c"
+#include "../hop.c"
 #include "../dcg_plt.h"
 
 #include "kcompat.h"	/* every kernel and stap assumption */
@@ -53,6 +54,7 @@
 #include "task_hooks.c"	/* exit and exec tracepoints */
 #include "session.c"	/* probe begin, probe end, teardown */
 #include "skip.c"		/* skip instead of step (runtime/linux/skip.c) */
+#include "hop_breakpoints.c"	/* hop mode: breakpoints instead of steps */
 /* dyncg kernel mode: windows opened from kprobes (doc/kernel-mode.md) */
 #include "kernel_syms.c"
 #include "sched_hooks.c"
