@@ -387,6 +387,9 @@ static int dcg_hop_queue_work(struct dcg_hop_slot *h)
  * TF).  RF goes on when an enabled register of ours holds this ip, so
  * that the insn about to run does not hit it.
  */
+/* dcg_hop_plan() may be inlined here: its frame (dyncg.c) comes along */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wframe-larger-than="
 static int dcg_hop_plan_stop(struct dcg_slot *s, struct pt_regs *regs)
 {
 	struct dcg_hop_slot *h = dcg_hop_of(s);
@@ -421,6 +424,7 @@ static int dcg_hop_plan_stop(struct dcg_slot *s, struct pt_regs *regs)
 	}
 	return go;
 }
+#pragma GCC diagnostic pop
 
 /* Hook of dcg_trap_step(), after the engine's stop and skip.c's. */
 static int dcg_hop_after_stop(struct dcg_slot *s, struct pt_regs *regs)
