@@ -8,9 +8,9 @@
  * thread is, often a loop run natively; its handler is not hooked and
  * calls nothing, so the oracle does not see it, and a trace that left
  * its frame open, or lost the interrupted one, shows callers that
- * differ.  Only 10: a signal delivered right before a call insn (at
- * the stop there) hides that call from the engine, in step mode too
- * (sid, 1 run of 4, with a signal every 2 ms for the whole run).
+ * differ.  Only 10: with one every 2 ms for the whole run, step mode
+ * lost a call next to a handler (sid, 1 run of 4), apparently one
+ * delivered at the stop before the call insn.
  */
 #include <signal.h>
 #include <stdio.h>
