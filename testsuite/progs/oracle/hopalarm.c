@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hopalarm.c - timer signals interrupt a loop without calls, which hop
- * mode runs natively (dyncg.stap/stap-hop.exp): work() arms a timer (a
- * signal every 5 ms of real time, 10 of them) and spins on a counter
- * until they came.  Their handler is not hooked and calls nothing, so
+ * mode runs natively (dyncg.stap/stap-hop.exp): work() arms a one-shot
+ * timer of 20 ms of real time and spins on a counter until 10 signals
+ * came; the handler arms the next one: one at a time, so that none is
+ * pending when a handler returns (back to back, the next handler's
+ * entry was not seen as one: sid and bullseye, with a periodic timer of
+ * 5 ms), and exactly 10.  Their handler is not hooked and calls nothing, so
  * the oracle does not see it, and a trace that left its frame open, or
  * lost the interrupted one, shows callers that differ (after() is
  * called from work() once the signals are over).  The signals come
@@ -19,13 +22,13 @@
 
 static volatile sig_atomic_t ticks;
 
+static const struct itimerval next = { { 0, 0 }, { 0, 20000 } };
+
 static NOINLINE NO_HOOK void on_alarm(int sig)
 {
-	static const struct itimerval off;
-
 	(void)sig;
-	if (++ticks == 10)
-		setitimer(ITIMER_REAL, &off, NULL);
+	if (++ticks < 10)
+		setitimer(ITIMER_REAL, &next, NULL);
 }
 
 static NOINLINE int before(int x) { return x * 2; }
@@ -33,11 +36,10 @@ static NOINLINE int after(int x) { return x * 3; }
 
 NOINLINE int work(int x)
 {
-	struct itimerval it = { { 0, 5000 }, { 0, 5000 } };
 	unsigned int n = 0;
 	int r = before(x);
 
-	setitimer(ITIMER_REAL, &it, NULL);
+	setitimer(ITIMER_REAL, &next, NULL);
 	while (ticks < 10)
 		n++;
 	return r + after(x) + (n != 0);
