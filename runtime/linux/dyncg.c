@@ -30,6 +30,17 @@
 #include "../shadow.c"
 #include "../thread.c"
 #include "../args.c"
+/*
+ * The hop planner's walk keeps its jump targets on the stack (about
+ * 1.2 KB: runtime/hop.c, struct explore).  Stap 4.4 (bullseye) builds
+ * with -Wframe-larger-than=512 -Werror.  It runs only in a user-mode
+ * #DB (exc_debug_user(), the task's own 16 KB stack: not an IST or
+ * interrupt stack) and in the perf callback called from there.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wframe-larger-than="
+#include "../hop.c"
+#pragma GCC diagnostic pop
 #include "../dcg_plt.h"
 
 #include "kcompat.h"	/* every kernel and stap assumption */
@@ -53,6 +64,7 @@
 #include "task_hooks.c"	/* exit and exec tracepoints */
 #include "session.c"	/* probe begin, probe end, teardown */
 #include "skip.c"		/* skip instead of step (runtime/linux/skip.c) */
+#include "hop_breakpoints.c"	/* hop mode: breakpoints instead of steps */
 /* dyncg kernel mode: windows opened from kprobes (doc/kernel-mode.md) */
 #include "kernel_syms.c"
 #include "sched_hooks.c"

@@ -27,6 +27,7 @@
  *   task_hooks.c     user windows: thread exit and exec tracepoints
  *   session.c        probe begin and end, the teardown work
  *   skip.c           user windows: skip a subtree instead of stepping it
+ *   hop_breakpoints.c user windows: hop mode, breakpoints on the next transfers
  *   kernel_syms.c    kernel windows: function bounds, KSYM records
  *   sched_hooks.c    kernel windows: preempt notifiers, TF moves with the task
  *   kernel_trap.c    kernel windows: the kernel-mode #DB handler (NMI-like)
@@ -45,6 +46,7 @@
 #include <linux/atomic.h>
 
 #include "../dcg_core.h"
+#include "../dcg_hop.h"
 
 /* Threads that may be traced at the same time (stap -DDCG_MAX_TASKS=N). */
 #ifndef DCG_MAX_TASKS
@@ -252,5 +254,14 @@ static void dcg_skip_after_resume(struct dcg_slot *s, struct pt_regs *regs);
 static int dcg_skip_native(struct dcg_slot *s);
 static void dcg_skip_window_end(struct dcg_slot *s);
 static void dcg_skip_release(struct dcg_slot *s);
+
+/* hop_breakpoints.c: hooks of user_window.c, task_slots.c, summary.c */
+static u8 dcg_hop_engine_mode(struct dcg_slot *s);
+static const char *dcg_hop_mode_name(void);
+static void dcg_hop_window_start(struct dcg_slot *s);
+static int dcg_hop_after_stop(struct dcg_slot *s, struct pt_regs *regs);
+static void dcg_hop_signal(struct dcg_slot *s, struct pt_regs *regs);
+static void dcg_hop_window_end(struct dcg_slot *s);
+static void dcg_hop_release(struct dcg_slot *s);
 
 #endif /* DCG_KERNEL_H */

@@ -238,6 +238,16 @@ static __always_inline void dcg_irq_counts(struct dcg_irqc *c)
  * (address, regs, error_code) on all of them.  Without it the faults
  * are not counted and a line says so.
  *
+ * K12. Per-task user breakpoints (skip.c, hop_breakpoints.c):
+ * register_user_hw_breakpoint(attr, handler, context, task),
+ * modify_user_hw_breakpoint(bp, attr) (disables through
+ * perf_event_disable_local() when interrupts are off and the event is
+ * current's), unregister_hw_breakpoint(), bp->hw.target,
+ * bp->overflow_handler_context; and what a debugger holds,
+ * thread.ptrace_bps[HBP_NUM] and thread.ptrace_dr7: the same names,
+ * prototypes and meaning on 5.10 to 7.x (doc/hop-kernel.md has the
+ * lines).  One variant: no probe.
+ *
  * K11. user_disable_single_step(struct task_struct *child) (the tapset's
  * kprobe, die_notifier.c dcg_on_ptrace_resume()): arch/x86/kernel/
  * step.c, global and called from kernel/ptrace.c's ptrace_resume() for

@@ -28,20 +28,25 @@ static void dcg_script_end(void)
 	dcg_user_summary();	/* summary.c */
 	dcg_slots_warn();	/* task_slots.c */
 	dcg_window_warn();	/* user_window.c */
-	if (dcg_g.output != DCG_OUT_BINARY)
+	if (dcg_g.output != DCG_OUT_BINARY) {
 		dcg_skip_print();	/* skip.c */
+		dcg_hop_print();	/* hop_breakpoints.c */
+	}
 	if (dcg_g.print_edges)
 		dcg_edge_print();
 	dcg_out_stats();
 	dcg_end();
 }
 
-/* "block" or "step"; detects BTF if probe begin has not run yet. */
+/*
+ * "block", "step" or "hop" (dynamic_call_graph_set_mode()); detects
+ * BTF if probe begin has not run yet.
+ */
 static const char *dcg_script_mode(void)
 {
 	if (!dcg_g.start_ns)
 		dcg_begin();
-	return dcg_g.btf_works ? "block" : "step";
+	return dcg_hop_mode_name();
 }
 
 static const char *dcg_script_max_depth(s64 n, char *err, size_t len)

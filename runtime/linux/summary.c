@@ -59,8 +59,7 @@ static void dcg_user_summary(void)
 {
 	if (dcg_g.output == DCG_OUT_BINARY || !atomic64_read(&dcg_g.windows))
 		return;
-	_stp_printf("dynamic call graph: mode %s",
-		    dcg_g.btf_works ? "block" : "step");
+	_stp_printf("dynamic call graph: mode %s", dcg_hop_mode_name());
 	dcg_counters_print(dcg_user_counters, ARRAY_SIZE(dcg_user_counters));
 	_stp_printf("\n");
 	if (dcg_g.output == DCG_OUT_NONE)

@@ -259,6 +259,7 @@ static void dcg_slot_release(struct dcg_slot *s)
 {
 	atomic_set(&s->state, DCG_SLOT_BUSY);
 	dcg_skip_release(s);	/* skip.c: unregister its breakpoints */
+	dcg_hop_release(s);	/* hop_breakpoints.c: the same */
 	kvfree(s->frames);
 	s->frames = NULL;
 	s->obuf = NULL;

@@ -47,6 +47,7 @@ static void dcg_window_start(struct dcg_slot *s)
 				      s->entry_ts);
 	s->opened = 1;
 	dcg_skip_window_start(s);	/* skip.c: may sleep, task work */
+	dcg_hop_window_start(s);	/* hop_breakpoints.c: after skip.c */
 }
 
 /*
@@ -163,6 +164,8 @@ static void dcg_trap_step(struct dcg_slot *s, struct pt_regs *regs)
 	}
 	if (dcg_skip_after_stop(s, regs))
 		return;				/* skip.c: a subtree runs native */
+	if (dcg_hop_after_stop(s, regs))
+		return;				/* hop_breakpoints.c: runs native */
 	if (s->mode == DCG_MODE_BLOCK)
 		dcg_tf_arm_current(s, regs);	/* the CPU cleared BTF */
 }
@@ -186,6 +189,7 @@ static void dcg_on_signal(void)
 	if (atomic_cmpxchg(&s->state, DCG_SLOT_ARMED,
 			   DCG_SLOT_PAUSED) != DCG_SLOT_ARMED)
 		return;
+	dcg_hop_signal(s, task_pt_regs(current));	/* a native run ends */
 	dcg_uf_signal(s, task_pt_regs(current));	/* the frame's TF */
 	s->signalled = 1;
 	dcg_queue_work(s);
@@ -239,7 +243,7 @@ static void dcg_open_setup(struct dcg_slot *s, struct pt_regs *regs,
 {
 	s->open_sp = regs->sp;
 	s->closed_by_user = 0;
-	s->mode = dcg_g.btf_works ? DCG_MODE_BLOCK : DCG_MODE_STEP;
+	s->mode = dcg_hop_engine_mode(s);	/* hop_breakpoints.c */
 	dcg_thread_init(&s->engine, s->mode, s->frames, s->cap);
 	s->ops.read = dcg_read_user;
 	s->ops.func_bounds = dcg_func_bounds;
@@ -295,6 +299,7 @@ static const char *dcg_open(struct pt_regs *regs, u64 entry_ip, int at_entry)
 static void dcg_window_finish(struct dcg_slot *s)
 {
 	dcg_skip_window_end(s);		/* skip.c: breakpoints off */
+	dcg_hop_window_end(s);		/* hop_breakpoints.c: the same */
 	dcg_slot_end_window(s);
 }
 
