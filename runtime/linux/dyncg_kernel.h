@@ -4,36 +4,36 @@
  *
  * The kernel host of dyncg is a handful of mechanisms, one per file.
  * Every file of runtime/linux, in the order dyncg.c includes them:
- *   dyncg.c          the one translation unit: the core, then the files below
- *   kcompat.h        every kernel and stap assumption, with its versions
- *   dyncg_kernel.h   this file: slots, globals, limits, prototypes
- *   kernel_mode.h    kernel windows' state (struct dcg_kwin, dcg_k)
- *   nofault.c        memory reads that never fault or sleep
- *   plt_stub.c       PLT stubs named in the live text
- *   trap_flag.c      EFLAGS.TF and DEBUGCTL.BTF of one task
- *   task_slots.c     per-task tracing state (a fixed array of slots), the
- *                    end of any window (user or kernel)
- *   task_work.c      counted task works: queue on current, undo on failure
- *   summary.c        end-of-session counters: one table per summary line
- *   user_flags.c     the program's own TF in user windows
- *   build_id.c       the build-id of MAP records
- *   transport.c      events into the SystemTap transport (binary or text)
- *   edge_table.c     (caller, callee) -> count, printed at the end
- *   die_notifier.c   the #DB / int3 notifier: claims only our own traps
- *   window_emit.c    both window kinds: clock, registers of a stop, emit
- *   user_syms.c      user windows: target memory, .dynsym function bounds
- *   root_frame.c     user windows: the root frame after the prologue
- *   user_window.c    user windows: open, arm (task work), trap, close
- *   task_hooks.c     user windows: thread exit and exec tracepoints
- *   session.c        probe begin and end, the teardown work
- *   skip.c           user windows: skip a subtree instead of stepping it
- *   hop_breakpoints.c user windows: hop mode, breakpoints on the next transfers
- *   kernel_syms.c    kernel windows: function bounds, KSYM records
- *   sched_hooks.c    kernel windows: preempt notifiers, TF moves with the task
- *   kernel_trap.c    kernel windows: the kernel-mode #DB handler (NMI-like)
- *   kernel_window.c  kernel windows: open, close, the return-to-user guard
- *   exceptions.c     kernel windows: page faults their code takes (tracepoint)
- *   script_api.c     what the tapset calls: one function per script function
+ *   dyncg.c            the one translation unit: the core, then the files below
+ *   kcompat.h          every kernel and stap assumption, with its versions
+ *   dyncg_kernel.h     this file: slots, globals, limits, prototypes
+ *   kernel_mode.h      kernel windows' state (struct dcg_kwin, dcg_k)
+ *   nofault.c          memory reads that never fault or sleep
+ *   plt_stub.c         PLT stubs named in the live text
+ *   trap_flag.c        EFLAGS.TF and DEBUGCTL.BTF of one task
+ *   task_slots.c       per-task tracing state (a fixed array of slots), the
+ *                       end of any window (user or kernel)
+ *   task_work.c        counted task works: queue on current, undo on failure
+ *   summary.c          end-of-session counters: one table per summary line
+ *   user_flags.c       the program's own TF in user windows
+ *   build_id.c         the build-id of MAP records
+ *   transport.c        events into the SystemTap transport (binary or text)
+ *   edge_table.c       (caller, callee) -> count, printed at the end
+ *   die_notifier.c     the #DB / int3 notifier: claims only our own traps
+ *   window_emit.c      both window kinds: clock, registers of a stop, emit
+ *   user_syms.c        user windows: target memory, .dynsym function bounds
+ *   root_frame.c       user windows: the root frame after the prologue
+ *   user_window.c      user windows: open, arm (task work), trap, close
+ *   task_hooks.c       user windows: thread exit and exec tracepoints
+ *   session.c          probe begin and end, the teardown work
+ *   skip.c             user windows: skip a subtree instead of stepping it
+ *   hop_breakpoints.c  user windows: hop mode, breakpoints on the next transfers
+ *   kernel_syms.c      kernel windows: function bounds, KSYM records
+ *   sched_hooks.c      kernel windows: preempt notifiers, TF moves with the task
+ *   kernel_trap.c      kernel windows: the kernel-mode #DB handler (NMI-like)
+ *   kernel_window.c    kernel windows: open, close, the return-to-user guard
+ *   exceptions.c       kernel windows: page faults their code takes (tracepoint)
+ *   script_api.c       what the tapset calls: one function per script function
  * All of them are compiled into the stap module through dyncg.c, in one
  * translation unit, so everything here is static.
  */
