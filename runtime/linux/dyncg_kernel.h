@@ -258,6 +258,7 @@ static void dcg_skip_release(struct dcg_slot *s);
 /* hop_breakpoints.c: hooks of user_window.c, task_slots.c, summary.c */
 static u8 dcg_hop_engine_mode(struct dcg_slot *s);
 static const char *dcg_hop_mode_name(void);
+static u8 dcg_hop_trace_mode(void);
 static void dcg_hop_window_start(struct dcg_slot *s);
 static int dcg_hop_after_stop(struct dcg_slot *s, struct pt_regs *regs);
 static void dcg_hop_signal(struct dcg_slot *s, struct pt_regs *regs);

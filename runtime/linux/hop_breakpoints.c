@@ -56,7 +56,7 @@
 #define DCG_HOP_REGS	(DCG_HOP_MAX - 1)
 
 #ifndef DCG_HOP_DEFAULT
-#define DCG_HOP_DEFAULT	DCG_HOPM_STEP
+#define DCG_HOP_DEFAULT	DCG_HOPM_AUTO
 #endif
 
 enum dcg_hop_state {
@@ -131,6 +131,18 @@ static const char *dcg_hop_mode_name(void)
 	if (dcg_hop_chosen())
 		return "hop";
 	return dcg_g.btf_works ? "block" : "step";
+}
+
+/*
+ * The trace header's DCG_MODE_*: hop when user windows open in hop
+ * mode, so that readers apply its counting rules (a rep string insn
+ * run natively is one insn, as in block mode).  Kernel sessions step.
+ */
+static u8 dcg_hop_trace_mode(void)
+{
+	if (dcg_hop_chosen() && !dcg_g.kernel)
+		return DCG_MODE_HOP;
+	return dcg_g.btf_works ? DCG_MODE_BLOCK : DCG_MODE_STEP;
 }
 
 /* dynamic_call_graph_set_mode() */
@@ -576,7 +588,7 @@ static const struct dcg_counter dcg_hop_counters[] = {
 /* probe end (text output): the hop line, and kernel windows stepped. */
 static void dcg_hop_print(void)
 {
-	if (dcg_g.kernel && dcg_hop_chosen())
+	if (dcg_g.kernel && READ_ONCE(dcg_hop_g.mode) == DCG_HOPM_HOP)
 		_stp_printf("dynamic call graph: kernel windows are %s, not hopped: a kernel #DB cannot move debug registers (doc/hop-kernel.md, part B)\n",
 			    dcg_g.btf_works ? "block-stepped" : "stepped");
 	if (!atomic64_read(&dcg_hop_g.windows))

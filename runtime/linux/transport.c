@@ -238,7 +238,7 @@ static void dcg_out_header(struct task_struct *t)
 	memcpy(h.magic, DCG_TRACE_MAGIC, sizeof(h.magic));
 	h.version = DCG_TRACE_VERSION;
 	h.host = DCG_HOST_STAP;
-	h.mode = dcg_g.btf_works ? DCG_MODE_BLOCK : DCG_MODE_STEP;
+	h.mode = dcg_hop_trace_mode();
 	h.start_ns = dcg_g.start_ns;
 	if (dcg_g.kernel)		/* dyncg kernel mode */
 		h.flags |= DCG_HDR_KERNEL;
