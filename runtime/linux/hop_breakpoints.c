@@ -56,7 +56,7 @@
 #define DCG_HOP_REGS	(DCG_HOP_MAX - 1)
 
 #ifndef DCG_HOP_DEFAULT
-#define DCG_HOP_DEFAULT	DCG_HOPM_AUTO
+#define DCG_HOP_DEFAULT	DCG_HOPM_STEP
 #endif
 
 enum dcg_hop_state {
