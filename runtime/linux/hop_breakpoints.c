@@ -259,12 +259,8 @@ static int dcg_hop_enabled(const struct perf_event *bp)
 /* Register @i to @addr, enabled (process context: may sleep). */
 static int dcg_hop_move(struct dcg_hop_slot *h, int i, u64 addr)
 {
-	struct perf_event_attr attr = h->bp[i]->attr;
-
-	attr.bp_addr = addr;
-	attr.disabled = 0;
 	atomic64_inc(&dcg_hop_g.moves);
-	return modify_user_hw_breakpoint(h->bp[i], &attr);
+	return dcg_skip_enable(h->bp[i], addr);	/* skip.c: move + enable */
 }
 
 /*
@@ -275,15 +271,12 @@ static int dcg_hop_move(struct dcg_hop_slot *h, int i, u64 addr)
 static void dcg_hop_disable_one(struct dcg_slot *s, int i)
 {
 	struct dcg_hop_slot *h = dcg_hop_of(s);
-	struct perf_event_attr attr;
 	unsigned long flags;
 
 	if (current != s->task || !dcg_hop_enabled(h->bp[i]))
 		return;
 	local_irq_save(flags);
-	attr = h->bp[i]->attr;
-	attr.disabled = 1;
-	if (modify_user_hw_breakpoint(h->bp[i], &attr))
+	if (dcg_user_bp_disable_local(h->bp[i]))	/* skip.c */
 		atomic64_inc(&dcg_hop_g.arm_errors);
 	local_irq_restore(flags);
 }

@@ -289,25 +289,33 @@ static int dcg_skip_enable(struct perf_event *bp, u64 addr)
  * end on another CPU) are left enabled: their hits find no skip and are
  * ignored, and teardown unregisters them.
  */
+/*
+ * Disable @bp, an enabled event of current's, with interrupts off
+ * (the caller's): 0 or the error of modify_user_hw_breakpoint().
+ * Also hop_breakpoints.c's.
+ */
+static int dcg_user_bp_disable_local(struct perf_event *bp)
+{
+	struct perf_event_attr attr = bp->attr;
+
+	attr.disabled = 1;
+	return modify_user_hw_breakpoint(bp, &attr);
+}
+
 static void dcg_skip_disable(struct dcg_slot *s)
 {
 	struct dcg_skip_slot *k = dcg_skip_of(s);
 	struct perf_event *bps[2] = { k->ret_bp, k->slot_wp };
-	struct perf_event_attr attr;
 	unsigned long flags;
 	int i;
 
 	if (current != s->task)
 		return;
 	local_irq_save(flags);
-	for (i = 0; i < 2; i++) {
-		if (!bps[i] || bps[i]->attr.disabled)
-			continue;
-		attr = bps[i]->attr;
-		attr.disabled = 1;
-		if (modify_user_hw_breakpoint(bps[i], &attr))
+	for (i = 0; i < 2; i++)
+		if (bps[i] && !bps[i]->attr.disabled &&
+		    dcg_user_bp_disable_local(bps[i]))
 			atomic64_inc(&dcg_skip_g.bp_errors);
-	}
 	local_irq_restore(flags);
 }
 
