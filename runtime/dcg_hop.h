@@ -6,7 +6,8 @@
  * a trap per instruction.  At a stop, the code ahead is known: the
  * host arms execute breakpoints (debug registers) on the next
  * instructions the engine must see run, lets the thread go natively,
- * and on a hit single-steps that instruction and hands the engine the
+ * and on a hit does that instruction itself (dcg_near_branch(), below)
+ * or single-steps it, and hands the engine the
  * stop after it, as in step mode.  This file decides where to arm; the
  * arming itself is the host's (PTRACE_POKEUSER, or the kernel's own
  * debug register access).  doc/classifier.md, "Hop mode", has the rules.
@@ -80,5 +81,28 @@ DCG_API dcg_u32 dcg_hop_count(dcg_u64 from, dcg_u64 to,
  */
 DCG_API int dcg_thread_hop(struct dcg_thread *t, dcg_u64 ip, dcg_u64 sp,
 			   const struct dcg_host_ops *ops);
+
+/* dcg_near_branch(): where the branch takes the thread. */
+struct dcg_near_branch {
+	dcg_u64 ip, sp;		/* rip and rsp after it */
+	dcg_u64 push;		/* a call's return address, to store at sp */
+	dcg_u8  pushed;		/* 1: a call, the host stores push at sp */
+};
+
+/*
+ * The near call, jmp or ret at @ip (@avail code bytes in @buf), done
+ * by the host instead of stepped (runtime/near_branch.c): with rsp @sp
+ * and the general registers @gpr (ModRM order: rax, rcx, rdx, rbx, rsp,
+ * rbp, rsi, rdi, r8..r15), reading a return address or a branch's
+ * memory operand through @read.  Returns 1 with *out filled; the host
+ * stores out->push first when out->pushed, and steps the insn after
+ * all if that fails.  Returns 0 for anything to step: not a near call,
+ * jmp or ret; an operand-size, address-size or segment prefix; memory
+ * that cannot be read; a target outside user space.
+ */
+DCG_API int dcg_near_branch(const dcg_u8 *buf, unsigned int avail,
+			    dcg_u64 ip, dcg_u64 sp, const dcg_u64 *gpr,
+			    dcg_read_fn read, void *ctx,
+			    struct dcg_near_branch *out);
 
 #endif /* DCG_HOP_H */

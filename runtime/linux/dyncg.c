@@ -40,6 +40,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wframe-larger-than="
 #include "../hop.c"
+#include "../near_branch.c"
 #pragma GCC diagnostic pop
 #include "../dcg_plt.h"
 

@@ -8,8 +8,10 @@
  * instructions the engine must see run; this file puts execute
  * breakpoints on them, clears TF and lets the task run natively.  At a
  * hit the engine is told how far the task got (dcg_thread_hop()), and
- * the plan made there says what comes next: the transfer is stepped
- * (TF on, its stop plans again), or the task hops on.
+ * the plan made there says what comes next: a near call, jmp or ret is
+ * done in the hit (runtime/near_branch.c; the engine gets the stop
+ * after it, which plans again), any other transfer is stepped (TF on,
+ * its stop plans again), or the task hops on.
  *
  * The breakpoints are perf's per-task user breakpoints, as skip.c's:
  *   - registered disabled in the window-start task work (registering
@@ -56,7 +58,7 @@
 #define DCG_HOP_REGS	(DCG_HOP_MAX - 1)
 
 #ifndef DCG_HOP_DEFAULT
-#define DCG_HOP_DEFAULT	DCG_HOPM_STEP
+#define DCG_HOP_DEFAULT	DCG_HOPM_AUTO
 #endif
 
 enum dcg_hop_state {
@@ -93,6 +95,7 @@ static struct {
 	atomic64_t moved_away;		/* stops stepped: signal before the move */
 	atomic64_t no_work;		/* stops stepped: task work not queued */
 	atomic64_t stray;		/* hits with no native run under way */
+	atomic64_t transfers;		/* transfers done in the hit, not stepped */
 } dcg_hop_g = { .mode = DCG_HOP_DEFAULT };
 
 static struct dcg_hop_slot dcg_hop_slots[DCG_MAX_TASKS];
@@ -485,10 +488,51 @@ static int dcg_hop_reg_of(const struct dcg_hop_slot *h,
 }
 
 /*
+ * The hit is on a transfer the engine must see run.  Stepping it costs
+ * a second trap; a near call, jmp or ret is done here instead
+ * (runtime/near_branch.c: the new rip and rsp, a call's return address
+ * stored without faulting), and the engine gets the stop after it as
+ * from the step.  Returns 0 when the insn is to be stepped after all:
+ * any other insn, memory that is not there without a fault, a shadow
+ * stack (the CPU keeps it: a call done here would leave it behind).
+ * RF, which hw_breakpoint sets after this, keeps the new rip from
+ * hitting a register: the plan made there never needs one at its own
+ * address.
+ */
+static int dcg_hop_transfer(struct dcg_slot *s, struct pt_regs *regs)
+{
+	const u64 gpr[16] = {
+		regs->ax, regs->cx, regs->dx, regs->bx, regs->sp, regs->bp,
+		regs->si, regs->di, regs->r8, regs->r9, regs->r10, regs->r11,
+		regs->r12, regs->r13, regs->r14, regs->r15,
+	};
+	u8 buf[DCG_INSN_MAX_LEN];
+	struct dcg_near_branch nb;
+	int n;
+
+	if (!user_64bit_mode(regs) || dcg_current_has_shstk())
+		return 0;
+	n = dcg_read_nofault(regs->ip, buf, sizeof(buf), false);
+	if (n <= 0 || !dcg_near_branch(buf, n, regs->ip, regs->sp, gpr,
+				       s->ops.read, s->ops.ctx, &nb))
+		return 0;
+	if (nb.pushed && copy_to_user_nofault((void __user *)nb.sp, &nb.push,
+					      sizeof(nb.push)))
+		return 0;
+	regs->ip = nb.ip;
+	regs->sp = nb.sp;
+	atomic64_inc(&dcg_hop_g.transfers);
+	dcg_uf_stop(s, regs);	/* the program's TF is not kept: hop_usable */
+	if (!dcg_window_stop(s, regs))
+		dcg_tf_arm_current(s, regs);
+	return 1;
+}
+
+/*
  * The task got to @regs->ip natively: the engine counts the run, then
- * the plan made there says whether the insn is stepped (a transfer) or
- * the task hops on (a jump target of the frontier, an older plan's
- * address).
+ * the plan made there says whether the insn is a transfer, done here
+ * or stepped, or the task hops on (a jump target of the frontier, an
+ * older plan's address).
  */
 static void dcg_hop_arrived(struct dcg_slot *s, struct pt_regs *regs)
 {
@@ -501,7 +545,7 @@ static void dcg_hop_arrived(struct dcg_slot *s, struct pt_regs *regs)
 		atomic64_inc(&dcg_hop_g.inexact);
 	if (uf)
 		dcg_uf_before(s, uf, regs);	/* a syscall's r11, as stepped */
-	if (!dcg_hop_plan_stop(s, regs))
+	if (!dcg_hop_plan_stop(s, regs) && !dcg_hop_transfer(s, regs))
 		dcg_tf_arm_current(s, regs);	/* step the transfer */
 }
 
@@ -537,8 +581,9 @@ static void dcg_hop_hit(struct perf_event *bp, struct perf_sample_data *data,
 		return;
 	}
 	h->last_hit[i] = ++h->seq;
-	dcg_hop_arrived(s, regs);
-	atomic_set(&s->state, DCG_SLOT_ARMED);
+	s->state_after_trap = DCG_SLOT_ARMED;
+	dcg_hop_arrived(s, regs);	/* a transfer done may end the window */
+	atomic_set(&s->state, s->state_after_trap);
 }
 
 /*
@@ -570,6 +615,7 @@ static const struct dcg_counter dcg_hop_counters[] = {
 	{ "moves", ", %lld register moves", &dcg_hop_g.moves },
 	{ "planned_step", ", %lld stops planned as step", &dcg_hop_g.planned_step },
 	{ "inexact", ", %lld inexact counts", &dcg_hop_g.inexact },
+	{ "transfers", ", %lld transfers done in the hit", &dcg_hop_g.transfers },
 	{ "stray", ", %lld stray hits", &dcg_hop_g.stray },
 	{ "debugger", "; stepped: %lld windows of a debugged task", &dcg_hop_g.debugger },
 	{ "no_bps", ", %lld windows without breakpoints", &dcg_hop_g.no_bps },

@@ -256,6 +256,27 @@ static __always_inline void dcg_irq_counts(struct dcg_irqc *c)
  * without the symbol the task's next #DB gives the window up.
  */
 
+/*
+ * K13. A user shadow stack (CET, hop_breakpoints.c: a call or ret done
+ * in the trap would leave it behind, and the program's next ret would
+ * fault).  6.6 added it: thread.features under
+ * CONFIG_X86_USER_SHADOW_STACK, its bit ARCH_SHSTK_SHSTK in
+ * <asm/prctl.h> (uapi), both macros; shstk_is_enabled() is not
+ * exported.  Before 6.6 no user task has one.
+ */
+#include <asm/prctl.h>
+#if defined(CONFIG_X86_USER_SHADOW_STACK) && defined(ARCH_SHSTK_SHSTK)
+static inline int dcg_current_has_shstk(void)
+{
+	return !!(current->thread.features & ARCH_SHSTK_SHSTK);
+}
+#else
+static inline int dcg_current_has_shstk(void)
+{
+	return 0;
+}
+#endif
+
 struct context;		/* stap's probe context */
 struct _stp_module;	/* stap's symbol tables of one object */
 

@@ -143,10 +143,14 @@ out:
 	dcg_task_work_done(&dcg_g.works_pending, &dcg_works_wq);
 }
 
-static void dcg_trap_step(struct dcg_slot *s, struct pt_regs *regs)
+/*
+ * The engine's stop at @regs (slot INTRAP): after a step's trap, or
+ * after a transfer that hop_breakpoints.c did in its hit.  Returns 1
+ * when the task goes on unstepped (the window closed, or skip.c or hop
+ * mode let it run natively), 0 when its next insn is to be stepped.
+ */
+static int dcg_window_stop(struct dcg_slot *s, struct pt_regs *regs)
 {
-	s->stops++;
-	atomic64_inc(&dcg_g.stops);
 	dcg_regs_from(&s->regs, regs);
 	dcg_thread_stop(&s->engine, regs->ip, regs->sp, dcg_now_ns(), &s->ops);
 	if (s->at_entry && s->opened && !s->engine.shadow.depth) {
@@ -160,14 +164,22 @@ static void dcg_trap_step(struct dcg_slot *s, struct pt_regs *regs)
 		dcg_window_finish(s);
 		s->state_after_trap = DCG_SLOT_CLOSED;
 		dcg_queue_work(s);	/* the closed window: wait for stapio */
-		return;
+		return 1;
 	}
 	if (dcg_skip_after_stop(s, regs))
-		return;				/* skip.c: a subtree runs native */
+		return 1;			/* skip.c: a subtree runs native */
 	if (dcg_hop_after_stop(s, regs))
-		return;				/* hop_breakpoints.c: runs native */
+		return 1;			/* hop_breakpoints.c: runs native */
 	if (s->mode == DCG_MODE_BLOCK)
 		dcg_tf_arm_current(s, regs);	/* the CPU cleared BTF */
+	return 0;
+}
+
+static void dcg_trap_step(struct dcg_slot *s, struct pt_regs *regs)
+{
+	s->stops++;
+	atomic64_inc(&dcg_g.stops);
+	dcg_window_stop(s, regs);
 }
 
 /*

@@ -59,3 +59,8 @@ u32 kc_irq_counts(void)		/* K8 */
 	dcg_irq_counts(&c);
 	return c.timer + c.ipi + c.nmi + c.other + c.softirq + c.device;
 }
+
+int kc_shstk(void)			/* K13 */
+{
+	return dcg_current_has_shstk();
+}

@@ -180,6 +180,105 @@ static void engine(void)
 	      "engine: stepped call after a hop is a CALL");
 }
 
+/*
+ * dcg_near_branch(): each expected value is worked out from the
+ * encoding by hand (Intel SDM vol. 2: E8/E9 rel32 from the next insn,
+ * FF /2 and /4 with ModRM/SIB, C2 iw), not from the code under test.
+ */
+#define NB_SP	0x7ffe0100ULL
+
+/* Data memory: a return address at NB_SP, and three pointers. */
+static int nb_mem(void *ctx, dcg_u64 addr, void *buf, unsigned int len)
+{
+	static const struct { dcg_u64 at, v; } m[] = {
+		{ NB_SP, 0x401234 },		/* ret's target */
+		{ 0x1006 + 0x100, 0x7f0000002000ULL },	/* GOT slot */
+		{ 0x600000 + 8, 0x403000 },	/* vtable slot */
+		{ 3 * 8 + 0x500000, 0x404000 },	/* jump table entry */
+		{ 0x700000, 0xffff800000000000ULL },	/* kernel address */
+	};
+	unsigned int i;
+
+	(void)ctx;
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		if (m[i].at == addr && len == 8) {
+			__builtin_memcpy(buf, &m[i].v, 8);
+			return 8;
+		}
+	return 0;
+}
+
+static void nb(const char *what, const unsigned char *b, unsigned int n,
+	       int ok, dcg_u64 ip, dcg_u64 sp, int pushed, dcg_u64 push)
+{
+	dcg_u64 gpr[16] = { 0 };
+	struct dcg_near_branch out;
+	char msg[160];
+	int r;
+
+	gpr[0] = 0x600000;		/* rax */
+	gpr[2] = 3;			/* rdx */
+	gpr[11] = 0x405000;		/* r11 */
+	r = dcg_near_branch(b, n, 0x1000, NB_SP, gpr, nb_mem, NULL, &out);
+	snprintf(msg, sizeof(msg), "near branch: %s", what);
+	if (!ok) {
+		check(r == 0, msg);
+		return;
+	}
+	check(r == 1 && out.ip == ip && out.sp == sp &&
+	      out.pushed == pushed && (!pushed || out.push == push), msg);
+}
+
+static void near_branches(void)
+{
+	static const unsigned char call[] = { 0xe8, 0x10, 0x00, 0x00, 0x00 };
+	static const unsigned char jmp8[] = { 0xeb, 0xfe };
+	static const unsigned char jmp32[] = { 0xe9, 0x00, 0xf0, 0xff, 0xff };
+	static const unsigned char ret[] = { 0xc3 };
+	static const unsigned char bnd_ret[] = { 0xf2, 0xc3 };
+	static const unsigned char ret16[] = { 0xc2, 0x10, 0x00 };
+	static const unsigned char call_rax[] = { 0xff, 0xd0 };
+	static const unsigned char jmp_r11[] = { 0x41, 0xff, 0xe3 };
+	static const unsigned char jmp_got[] = { 0xff, 0x25, 0x00, 0x01, 0x00, 0x00 };
+	static const unsigned char call_vt[] = { 0xff, 0x50, 0x08 };
+	static const unsigned char jmp_tab[] = { 0xff, 0x24, 0xd5, 0x00, 0x00, 0x50, 0x00 };
+	static const unsigned char notrack[] = { 0x3e, 0xff, 0xe0 };
+	static const unsigned char o16[] = { 0x66, 0xe8, 0x10, 0x00 };
+	static const unsigned char fs_call[] = { 0x64, 0xff, 0x10 };
+	static const unsigned char syscall[] = { 0x0f, 0x05 };
+	static const unsigned char jcc[] = { 0x74, 0x02 };
+	static const unsigned char call_bad[] = { 0xff, 0x10 };	/* *(%rax): 0x600000 unmapped */
+	static const unsigned char to_kernel[] = { 0xff, 0x24, 0x25, 0x00, 0x00, 0x70, 0x00 };
+
+	nb("call rel32", call, sizeof(call), 1, 0x1015, NB_SP - 8, 1, 0x1005);
+	nb("jmp rel8 to itself", jmp8, sizeof(jmp8), 1, 0x1000, NB_SP, 0, 0);
+	nb("jmp rel32 back", jmp32, sizeof(jmp32), 1, 0x5, NB_SP, 0, 0);
+	nb("ret", ret, sizeof(ret), 1, 0x401234, NB_SP + 8, 0, 0);
+	nb("bnd ret", bnd_ret, sizeof(bnd_ret), 1, 0x401234, NB_SP + 8, 0, 0);
+	nb("ret imm16", ret16, sizeof(ret16), 1, 0x401234, NB_SP + 8 + 16, 0, 0);
+	nb("call *%rax", call_rax, sizeof(call_rax), 1, 0x600000, NB_SP - 8, 1,
+	   0x1002);
+	nb("jmp *%r11 (REX.B)", jmp_r11, sizeof(jmp_r11), 1, 0x405000, NB_SP, 0,
+	   0);
+	nb("jmp *0x100(%rip) (a PLT)", jmp_got, sizeof(jmp_got), 1,
+	   0x7f0000002000ULL, NB_SP, 0, 0);
+	nb("call *0x8(%rax)", call_vt, sizeof(call_vt), 1, 0x403000, NB_SP - 8,
+	   1, 0x1003);
+	nb("jmp *0x500000(,%rdx,8)", jmp_tab, sizeof(jmp_tab), 1, 0x404000,
+	   NB_SP, 0, 0);
+	nb("notrack jmp *%rax", notrack, sizeof(notrack), 1, 0x600000, NB_SP, 0,
+	   0);
+	nb("operand-size call: stepped", o16, sizeof(o16), 0, 0, 0, 0, 0);
+	nb("fs: call: stepped", fs_call, sizeof(fs_call), 0, 0, 0, 0, 0);
+	nb("syscall: stepped", syscall, sizeof(syscall), 0, 0, 0, 0, 0);
+	nb("jcc: stepped", jcc, sizeof(jcc), 0, 0, 0, 0, 0);
+	nb("unreadable pointer: stepped", call_bad, sizeof(call_bad), 0, 0, 0,
+	   0, 0);
+	nb("kernel target: stepped", to_kernel, sizeof(to_kernel), 0, 0, 0, 0,
+	   0);
+	nb("cut short: stepped", call, 3, 0, 0, 0, 0, 0);
+}
+
 int main(void)
 {
 	static const unsigned int f_set[] = { 0x12 };
@@ -234,5 +333,6 @@ int main(void)
 	count("count: through a jcc (lead and branch)", 0x00, 0x0b, 3, 0);
 	count("count: unreadable code (three add %al,(%rax))", 0x8a, 0x99, 3, 0);
 	engine();
+	near_branches();
 	return failures ? 1 : 0;
 }

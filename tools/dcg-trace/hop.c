@@ -464,35 +464,16 @@ void hop_exec(struct task *t)
 /*
  * Emulating the transfer hit.  Its single step costs a stop, as much
  * as the native run before it: the thread traps, the tracer wakes, and
- * both switch back.  A direct call, a direct jump and a near return
- * only move rip and rsp (a call also writes its return address), and
- * so does an indirect call or jump through a register or through a
- * rip-relative pointer (a PLT's); the tracer does that itself, the
+ * both switch back.  A near call, jmp or ret only moves rip and rsp (a
+ * call also writes its return address): the tracer does it itself
+ * (runtime/near_branch.c says where it goes, for both hosts), the
  * engine then sees the very stop the step would have shown
  * (step_trap), and the thread goes on under the next plan.  Everything
- * else is stepped: other indirect forms, far transfers, jcc, syscalls,
- * and a branch with an operand-size or unknown prefix.
- * So is a thread with a shadow stack (CET): the kernel keeps that one.
+ * else is stepped: far transfers, jcc, syscalls, a branch with an
+ * operand-size, address-size or segment prefix, one whose memory
+ * cannot be read.  So is a thread with a shadow stack (CET): the
+ * kernel keeps that one.
  */
-
-/* Prefixes a plain near branch may have: bnd, rep (rep ret), hints. */
-static bool hop_plain_prefixes(const uint8_t *buf, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (buf[i] != 0xf2 && buf[i] != 0xf3 && buf[i] != 0x2e &&
-		    buf[i] != 0x3e)
-			return false;
-	return true;
-}
-
-/* Is the @len bytes' last opcode byte, @back bytes from the end, @op? */
-static bool hop_opcode(const uint8_t *buf, int len, int back, uint8_t op)
-{
-	return len >= back && buf[len - back] == op &&
-	       hop_plain_prefixes(buf, len - back);
-}
 
 /* Does the thread keep a shadow stack (/proc: x86_Thread_features)? */
 static bool hop_shstk(struct task *t)
@@ -517,115 +498,42 @@ static bool hop_shstk(struct task *t)
 	return on;
 }
 
-/* rip and rsp after the near return at rsp @sp; false: step it. */
-static bool hop_ret_regs(uint64_t sp, unsigned int imm, uint64_t *rip,
-			 uint64_t *rsp)
+/* Memory of the thread: a return address, a GOT slot (never cached). */
+static int hop_read_data(void *ctx, dcg_u64 addr, void *buf,
+			 unsigned int len)
 {
-	uint64_t to = 0;
-
-	/* a non-canonical address faults in the ret: let it, stepped */
-	if (mem_read(sp, &to, sizeof(to)) != sizeof(to) || (to >> 47))
-		return false;
-	*rip = to;
-	*rsp = sp + 8 + imm;
-	return true;
-}
-
-/* General register @r (ModRM numbering, REX.B in bit 3) of @t. */
-static uint64_t hop_reg(const struct task *t, int r)
-{
-	const struct user_regs_struct *g = &t->regs;
-	const unsigned long long v[16] = {
-		g->rax, g->rcx, g->rdx, g->rbx, g->rsp, g->rbp, g->rsi, g->rdi,
-		g->r8, g->r9, g->r10, g->r11, g->r12, g->r13, g->r14, g->r15,
-	};
-
-	return v[r & 15];
-}
-
-/*
- * The target of the indirect call or jump (FF /2, FF /4) in @buf at
- * @t's rip, when it is a register (mod 11, REX.B allowed) or a
- * rip-relative pointer (mod 00 rm 101: a PLT's jmp *GOT(%rip)).
- */
-static bool hop_indirect_target(struct task *t, const uint8_t *buf, int len,
-				uint64_t *to)
-{
-	uint8_t modrm;
-	int32_t disp;
-	int k, rex = 0;
-
-	if (len >= 2 && buf[len - 2] == 0xff && (buf[len - 1] & 0xc0) == 0xc0) {
-		modrm = buf[len - 1];
-		k = len - 2;
-		if (k > 0 && (buf[k - 1] & 0xf0) == 0x40)
-			rex = buf[--k];
-		if (!hop_plain_prefixes(buf, k))
-			return false;
-		*to = hop_reg(t, (modrm & 7) | ((rex & 1) << 3));
-	} else if (len >= 6 && buf[len - 6] == 0xff &&
-		   (buf[len - 5] & 0xc7) == 0x05) {
-		if (!hop_plain_prefixes(buf, len - 6))
-			return false;
-		memcpy(&disp, buf + len - 4, sizeof(disp));
-		if (mem_read(t->regs.rip + len + disp, to, sizeof(*to)) !=
-		    sizeof(*to))
-			return false;
-	} else {
-		return false;
-	}
-	return (*to >> 47) == 0;	/* else it faults: stepped */
+	return mem_read(addr, buf, len);
 }
 
 /* rip and rsp after the transfer at @t's rip; false: step it. */
 static bool hop_emulated_regs(struct task *t, uint64_t *rip, uint64_t *rsp)
 {
+	const struct user_regs_struct *g = &t->regs;
+	const dcg_u64 gpr[16] = {
+		g->rax, g->rcx, g->rdx, g->rbx, g->rsp, g->rbp, g->rsi, g->rdi,
+		g->r8, g->r9, g->r10, g->r11, g->r12, g->r13, g->r14, g->r15,
+	};
 	uint8_t buf[DCG_INSN_MAX_LEN];
-	uint64_t ip = t->regs.rip, sp = t->regs.rsp, ret;
+	struct dcg_near_branch nb;
 	struct dcg_insn in;
-	int n, len;
+	int n = code_read(g->rip, buf, sizeof(buf));
 
-	n = code_read(ip, buf, sizeof(buf));
-	len = n > 0 ? dcg_insn_decode(buf, n, ip, &in) : -1;
-	if (len <= 0)
+	if (n <= 0)
 		return false;
-	switch (in.branch) {
-	case DCG_BR_CALL:
-	case DCG_BR_CALL_IND:
-		ret = ip + len;
-		if (in.branch == DCG_BR_CALL ? !hop_opcode(buf, len, 5, 0xe8) :
-		    !hop_indirect_target(t, buf, len, &in.target))
-			return false;
-		if (mem_store(T.pid, sp - 8, &ret, sizeof(ret)) < 0)
-			return false;
-		*rip = in.target;
-		*rsp = sp - 8;
-		return true;
-	case DCG_BR_JMP_IND:
-		if (!hop_indirect_target(t, buf, len, rip))
-			return false;
-		*rsp = sp;
-		return true;
-	case DCG_BR_JMP:
-		if (!hop_opcode(buf, len, 5, 0xe9) &&
-		    !hop_opcode(buf, len, 2, 0xeb))
-			return false;
-		*rip = in.target;
-		*rsp = sp;
-		return true;
-	case DCG_BR_RET:
-		return hop_opcode(buf, len, 1, 0xc3) &&
-		       hop_ret_regs(sp, 0, rip, rsp);
-	case DCG_BR_RET_IMM:
-		return hop_opcode(buf, len, 3, 0xc2) &&
-		       hop_ret_regs(sp, in.ret_imm, rip, rsp);
-	case DCG_BR_SYS:
+	if (!dcg_near_branch(buf, n, g->rip, g->rsp, gpr, hop_read_data, t,
+			     &nb)) {
 		/* arch_prctl may turn a shadow stack on: look again */
-		if (t->regs.rax == 158)
+		if (g->rax == 158 && dcg_insn_decode(buf, n, g->rip, &in) > 0 &&
+		    in.branch == DCG_BR_SYS)
 			t->hop.shstk_known = false;
 		return false;
 	}
-	return false;
+	if (nb.pushed && mem_store(T.pid, nb.sp, &nb.push,
+				   sizeof(nb.push)) < 0)
+		return false;
+	*rip = nb.ip;
+	*rsp = nb.sp;
+	return true;
 }
 
 /*
