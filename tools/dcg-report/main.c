@@ -469,8 +469,9 @@ const char *inexact_note(struct report *rp)
 
 	snprintf(buf, sizeof(buf), "instruction counts are lower bounds: "
 		 "%llu events follow native runs of hop mode whose path is "
-		 "not known (DCG_TRACE_HOP=straight or --mode step count "
-		 "exactly)", (unsigned long long)rp->rd.inexact);
+		 "not known (dcg-trace --mode step or DCG_TRACE_HOP=straight, "
+		 "and the tapset's dynamic_call_graph_set_mode(\"step\"), "
+		 "count exactly)", (unsigned long long)rp->rd.inexact);
 	return buf;
 }
 
