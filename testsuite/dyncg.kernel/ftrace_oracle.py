@@ -21,7 +21,8 @@ ftrace's return hook sees it.  Checks, one PASS:/FAIL: line each:
     subtrees that legitimately differ between two runs (SCHED_ROOTS:
     whether and where the task is preempted or sleeps, and what the
     scheduler finds to do; RCU_ROOTS: a grace period asking this CPU for
-    a quiescent state; PAGE_AGE_ROOTS: below), said by name;
+    a quiescent state; PAGE_AGE_ROOTS and LRU_DRAIN_ROOTS: below), said
+    by name;
   - every function dyncg shows that ftrace does not is explained: not
     in available_filter_functions (notrace, assembly, no fentry), or
     inside one of those subtrees, or under a function ftrace does not
@@ -92,6 +93,18 @@ IRQ_EXIT_PREFIXES = ("irqentry_", "raw_irqentry_", "dynamic_irqentry_",
 # The #PF handler's entry is noinstr, so ftrace shows what it calls under
 # the function that faulted.  A fault in one run and not in the other
 # is a matter of which pages were touched before.  These are called by
+# Per-CPU LRU batches: a new page waits in this CPU's batch, and the
+# batch goes to the LRU lists (under the lruvec lock, one move per page)
+# only when it is full, so whether a write's folio_add_lru drains it
+# depends on what ran on the CPU before.  Seen on sid's 7.x: the ftrace
+# run's __folio_batch_add_and_move drained (folio_batch_move_lru ->
+# lru_add, folio_lruvec_lock_irqsave) and the dyncg run's did not.  The
+# drain itself is the call that may be missing: 5.10's pagevec names,
+# 6.x's folio_batch names, and the per-page move functions they call.
+LRU_DRAIN_ROOTS = {"folio_batch_move_lru", "__pagevec_lru_add",
+                   "pagevec_lru_move_fn", "lru_add_fn", "lru_add",
+                   "lru_add_drain", "lru_add_drain_cpu"}
+
 # the fault handler only (handle_mm_fault also by get_user_pages(),
 # which dyncg steps and then shows).
 PF_ROOTS = {"lock_mm_and_find_vma", "lock_vma_under_rcu", "handle_mm_fault",
@@ -286,6 +299,8 @@ def differs(chain, c, volatile, page_age, sm, extra=()):
         return "scheduler/RCU"
     if (chain - {c}) & page_age:
         return "page age"
+    if names & LRU_DRAIN_ROOTS:
+        return "LRU batch"
     if any(irq_name(n) for n in names):
         return "interrupt"
     if names & PF_ROOTS:
