@@ -280,7 +280,8 @@ static void dcg_ksyms_write(void)
 {
 	static char text[KSYM_SYMBOL_LEN];
 	static u64 rec[DCG_REC_MAX_SIZE / 8];
-	u32 i;
+	u32 i, noted = 0, unwritten = 0;
+	s64 overflow;
 
 	if (dcg_g.output != DCG_OUT_BINARY)
 		return;
@@ -300,8 +301,18 @@ static void dcg_ksyms_write(void)
 
 		if (!a)
 			continue;
+		noted++;
 		n = dcg_ksym_record(a, text, rec);
-		if (n && !dcg_out_commit(rec, n))
+		if (!n)
+			continue;
+		if (dcg_out_commit(rec, n))
+			unwritten++;
+		else
 			atomic64_inc(&dcg_k.ksyms);
 	}
+	/* Nothing is lost silently: a name missing here is a bare address. */
+	overflow = atomic64_read(&dcg_ksym_overflow);
+	if (unwritten || overflow)
+		_stp_warn("dynamic call graph: %u of %u KSYM records not written (transport full), %lld addresses not noted (set full); dcg-report --kallsyms FILE (a copy of /proc/kallsyms) names them",
+			  unwritten, noted, (long long)overflow);
 }

@@ -737,5 +737,6 @@ static void dcg_out_stats(void)
 	r.dropped = atomic64_read(&dcg_g.dropped);
 	r.resyncs = atomic64_read(&dcg_g.resyncs);
 	r.decode_errors = atomic64_read(&dcg_g.decode_errors);
-	dcg_out_raw(&r, sizeof(r));
+	if (dcg_out_raw(&r, sizeof(r)))
+		_stp_warn("dynamic call graph: the STATS end record not written (transport full): readers will call the trace incomplete");
 }
