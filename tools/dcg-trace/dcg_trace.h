@@ -15,6 +15,7 @@
  *   hop.c         --mode hop: debug registers on the next transfers
  *   debugreg.c    debug register writes: ours read-modify-write, the
  *                 program's own kept and put back at detach
+ *   cpu_pin.c     a thread in a window shares the tracer's CPU
  *   frontend.c    the process the user sees; the tracer is its child
  *   guardian.c    a process that restores our int3s if we are killed
  *   tracee_flags.c the program's own TF: hidden from it, its traps kept
@@ -23,6 +24,7 @@
 #ifndef DCG_TRACE_H
 #define DCG_TRACE_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -106,6 +108,13 @@ struct hop_task {
 	uint64_t dr[4];
 };
 
+/* cpu_pin.c: a thread bound to the tracer's CPU for its window. */
+struct pin_task {
+	bool pinned;
+	bool own;		/* the program set its mask in the window */
+	cpu_set_t saved;	/* its own mask, put back at window close */
+};
+
 /* debugreg.c: a thread's debug registers, the program's and ours. */
 #define DR7_ENABLES	0xffull		/* L0 G0 ... L3 G3 */
 /* DR7 bits of slot @i: its enables and its R/W, LEN fields */
@@ -161,6 +170,7 @@ struct task {
 	struct skip_task sk;	/* skip.c */
 	struct hop_task hop;	/* hop.c */
 	struct dr_task dr;	/* debugreg.c */
+	struct pin_task pin;	/* cpu_pin.c */
 
 	/* tracee_flags.c */
 	bool own_tf;		/* the program's TF, not ours */
@@ -186,6 +196,7 @@ struct options {
 	bool all;
 	bool leave_running;
 	bool native_syscalls;	/* PTRACE_CONT outside windows: no SIGTRAP shadow */
+	bool no_pin;		/* --no-pin: window threads run on any CPU */
 	uint64_t max_events;
 	int verbose;
 	uint32_t max_depth;	/* -D: 0 = unlimited */
@@ -307,6 +318,12 @@ void guardian_resumed(pid_t tid, int how, uint64_t rip);
 void guardian_injecting(pid_t tid, const struct user_regs_struct *regs);
 void guardian_done(void);
 void guardian_debugreg(pid_t tid, const struct dr_task *d);
+
+/* cpu_pin.c */
+void pin_window_open(struct task *t);
+void pin_window_close(struct task *t, bool alive);
+void pin_child(const struct task *parent, pid_t child);
+void pin_after_syscall(struct task *t);
 
 /* debugreg.c */
 int dr_peek(pid_t tid, int i, uint64_t *val);

@@ -100,6 +100,8 @@ static void usage(FILE *f)
 "      --native-syscalls  outside windows, system calls run at full speed;\n"
 "                         a program that blocks or ignores SIGTRAP may then\n"
 "                         lose its SIGTRAP handler (see the man page)\n"
+"      --no-pin           threads in windows run on any CPU (by default each\n"
+"                         shares the tracer's CPU for its window: faster)\n"
 "  -v, --verbose          say more on stderr (twice: per window)\n"
 "  -h, --help             this text\n"
 "  -V, --version          the version\n"
@@ -229,6 +231,7 @@ static bool take_trace_option(int c, char *arg)
 	case 'l':	T.opt.leave_running = true; break;
 	case 'S':	T.opt.native_syscalls = true; break;
 	case 'P':	T.opt.annotate = true; break;	/* PROFILE records */
+	case 'U':	T.opt.no_pin = true; break;
 	case 'D':	T.opt.max_depth = parse_depth(arg); break;
 	case 'N':	skip_add_exclude(arg); break;
 	case 'v':	T.opt.verbose++; break;
@@ -317,6 +320,7 @@ static void parse_args(int argc, char **argv)
 		{ "arg-strings", required_argument, NULL, 'L' },
 		{ "retval", required_argument, NULL, 'R' },
 		{ "annotate", no_argument, NULL, 'P' },
+		{ "no-pin", no_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },

@@ -577,10 +577,12 @@ static struct task *claim_child(pid_t tid, pid_t tgid, bool *stopped)
 	return c;
 }
 
-static void fork_child(pid_t child)
+static void fork_child(struct task *parent, pid_t child)
 {
 	bool stopped;
 	struct task *c = claim_child(child, child, &stopped);
+
+	pin_child(parent, child);
 
 	/* It inherited our int3s in its copy of memory. */
 	bp_remove_all(child);
@@ -657,6 +659,7 @@ static void handle_event(struct task *t, int event, int sig)
 	case PTRACE_EVENT_CLONE:
 		ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &msg);
 		c = claim_child(msg, t->tgid, &stopped);
+		pin_child(t, msg);
 		if (stopped) {
 			first_stop(c);
 			resume_task(c, 0);
@@ -664,12 +667,13 @@ static void handle_event(struct task *t, int event, int sig)
 		break;
 	case PTRACE_EVENT_FORK:
 		ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &msg);
-		fork_child(msg);
+		fork_child(t, msg);
 		break;
 	case PTRACE_EVENT_VFORK:
 		/* shares our memory and int3s until it execs or exits */
 		ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &msg);
 		c = claim_child(msg, t->tgid, &stopped);
+		pin_child(t, msg);
 		c->tgid = msg;
 		c->foreign = true;
 		t->in_vfork = true;

@@ -63,6 +63,7 @@ void task_del(struct task *t)
 			T.ntasks--;
 			if (t->dr.known)
 				guardian_debugreg(t->tid, NULL);
+			pin_window_close(t, false);
 			free(t->frames);
 			free(t->prof_slots);
 			free(t);

@@ -158,6 +158,7 @@ static void after_sigreturn(struct task *t)
 
 static void after_syscall(struct task *t, bool tf)
 {
+	pin_after_syscall(t);	/* the program's own CPU mask */
 	if (t->regs.orig_rax == SYS_rt_sigreturn) {
 		after_sigreturn(t);
 		return;

@@ -139,6 +139,7 @@ static void window_init(struct task *t)
 	}
 	t->in_window = true;
 	T.windows++;
+	pin_window_open(t);
 	/*
 	 * New executable mappings get their MAP record before events, and
 	 * the named functions are looked for in them.
@@ -186,6 +187,7 @@ void window_close(struct task *t)
 	T.resyncs += t->eng.stats.resyncs;
 	T.decode_errors += t->eng.stats.decode_errors;
 	t->in_window = false;
+	pin_window_close(t, true);
 	vlog(2, "thread %d: window closes", t->tid);
 }
 
