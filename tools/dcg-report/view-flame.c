@@ -66,6 +66,24 @@ static void frame_colour(const char *name, char *buf, size_t len)
 		 ((h >> 8) & 0xff) % 230, ((h >> 16) & 0xff) % 56);
 }
 
+/*
+ * Weights come from the trace (instruction counts, times): a hostile or
+ * broken one can make their sums wrap, and a frame would then be wider
+ * than its parent.  Sums stop at the largest weight instead.
+ */
+static dcg_u64 add_weights(dcg_u64 a, dcg_u64 b)
+{
+	return a + b < a ? (dcg_u64)-1 : a + b;
+}
+
+/* A pixel position or width inside the image, NaN and infinity too. */
+static double in_image(double px)
+{
+	if (!(px > 0))
+		return 0;
+	return px < FLAME_W ? px : FLAME_W;
+}
+
 static void layout(struct report *rp, struct flame *fl)
 {
 	const struct tree *t = &rp->tree;
@@ -77,8 +95,10 @@ static void layout(struct report *rp, struct flame *fl)
 	fl->row = xcalloc(t->n, sizeof(*fl->row));
 	/* children have larger ids than their parents */
 	for (id = t->n - 1; id > 0; id--) {
-		fl->tot[id] += weight(rp, &t->nodes[id]);
-		fl->tot[t->nodes[id].parent] += fl->tot[id];
+		fl->tot[id] = add_weights(fl->tot[id],
+					  weight(rp, &t->nodes[id]));
+		fl->tot[t->nodes[id].parent] =
+			add_weights(fl->tot[t->nodes[id].parent], fl->tot[id]);
 	}
 	fl->total = fl->tot[0];
 	/* in id order every parent is placed before its children */
@@ -87,7 +107,7 @@ static void layout(struct report *rp, struct flame *fl)
 		for (c = t->nodes[id].first_child; c; c = t->nodes[c].next_sibling) {
 			fl->start[c] = s;
 			fl->row[c] = fl->row[id] + 1;
-			s += fl->tot[c];
+			s = add_weights(s, fl->tot[c]);
 		}
 		if (id && fl->tot[id] && fl->row[id] > fl->max_depth)
 			fl->max_depth = fl->row[id];
@@ -99,7 +119,8 @@ static void put_frame(struct report *rp, struct node *n, dcg_u32 id,
 {
 	struct flame *fl = arg;
 	double scale = (double)(FLAME_W - 2 * PAD_SIDE) / fl->total;
-	double x = PAD_SIDE + fl->start[id] * scale, w = fl->tot[id] * scale;
+	double x = in_image(PAD_SIDE + fl->start[id] * scale);
+	double w = in_image(fl->tot[id] * scale);
 	double y = PAD_TOP + (double)(fl->max_depth - fl->row[id]) * FRAME_H;
 	struct name_buf nb;
 	const char *name = node_name(rp, n, &nb);
