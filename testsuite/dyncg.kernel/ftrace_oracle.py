@@ -93,6 +93,12 @@ IRQ_EXIT_PREFIXES = ("irqentry_", "raw_irqentry_", "dynamic_irqentry_",
 # The #PF handler's entry is noinstr, so ftrace shows what it calls under
 # the function that faulted.  A fault in one run and not in the other
 # is a matter of which pages were touched before.  These are called by
+# the fault handler only (handle_mm_fault also by get_user_pages(),
+# which dyncg steps and then shows).
+PF_ROOTS = {"lock_mm_and_find_vma", "lock_vma_under_rcu", "handle_mm_fault",
+            "do_user_addr_fault", "do_kern_addr_fault",
+            "bad_area_nosemaphore", "__bad_area_nosemaphore"}
+
 # Per-CPU LRU batches: a new page waits in this CPU's batch, and the
 # batch goes to the LRU lists (under the lruvec lock, one move per page)
 # only when it is full, so whether a write's folio_add_lru drains it
@@ -105,11 +111,6 @@ LRU_DRAIN_ROOTS = {"folio_batch_move_lru", "__pagevec_lru_add",
                    "pagevec_lru_move_fn", "lru_add_fn", "lru_add",
                    "lru_add_drain", "lru_add_drain_cpu"}
 
-# the fault handler only (handle_mm_fault also by get_user_pages(),
-# which dyncg steps and then shows).
-PF_ROOTS = {"lock_mm_and_find_vma", "lock_vma_under_rcu", "handle_mm_fault",
-            "do_user_addr_fault", "do_kern_addr_fault",
-            "bad_area_nosemaphore", "__bad_area_nosemaphore"}
 # Lock contention: whether an unlock finds a waiter (and wakes it, with
 # the scheduler's enqueue path under it) depends on where the other
 # task was.  Seen on sid's 7.2: the child's exit (pipe_release) waited
