@@ -550,12 +550,18 @@ static void park_unknown(pid_t tid, int status)
 	vlog(2, "task %d stopped before its parent's event: parked", tid);
 }
 
-/* Claim the new task @tid that @parent just reported. */
-static struct task *claim_child(pid_t tid, pid_t tgid, bool *stopped)
+/*
+ * Claim the new task @tid that @parent just reported.  It inherited
+ * @parent's CPU mask, which is ours if @parent is in a window: it gets
+ * the parent's own (cpu_pin.c).
+ */
+static struct task *claim_child(const struct task *parent, pid_t tid,
+				pid_t tgid, bool *stopped)
 {
 	struct task *c = task_find(tid);
 	int status;
 
+	pin_child(parent, tid);
 	*stopped = false;
 	if (c && c->parked) {
 		c->parked = false;
@@ -580,9 +586,7 @@ static struct task *claim_child(pid_t tid, pid_t tgid, bool *stopped)
 static void fork_child(struct task *parent, pid_t child)
 {
 	bool stopped;
-	struct task *c = claim_child(child, child, &stopped);
-
-	pin_child(parent, child);
+	struct task *c = claim_child(parent, child, child, &stopped);
 
 	/* It inherited our int3s in its copy of memory. */
 	bp_remove_all(child);
@@ -658,8 +662,7 @@ static void handle_event(struct task *t, int event, int sig)
 		return;
 	case PTRACE_EVENT_CLONE:
 		ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &msg);
-		c = claim_child(msg, t->tgid, &stopped);
-		pin_child(t, msg);
+		c = claim_child(t, msg, t->tgid, &stopped);
 		if (stopped) {
 			first_stop(c);
 			resume_task(c, 0);
@@ -672,8 +675,7 @@ static void handle_event(struct task *t, int event, int sig)
 	case PTRACE_EVENT_VFORK:
 		/* shares our memory and int3s until it execs or exits */
 		ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &msg);
-		c = claim_child(msg, t->tgid, &stopped);
-		pin_child(t, msg);
+		c = claim_child(t, msg, t->tgid, &stopped);
 		c->tgid = msg;
 		c->foreign = true;
 		t->in_vfork = true;
