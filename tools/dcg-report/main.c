@@ -577,8 +577,7 @@ void note_dropped(struct report *rp)
 			"%s: skipped %llu records of unknown type",
 			r->name, (unsigned long long)r->unknown);
 	if (r->inexact && have_insns(rp))
-		fprintf(stderr, "dcg-report: %s: %s\n", r->name,
-			inexact_note(rp));
+		dcg_warn("%s: %s", r->name, inexact_note(rp));
 	if (rp->ws.backwards)
 		dcg_warn(
 			"%s: timestamps out of order: %llu events",

@@ -10,8 +10,14 @@
 
 const char *dcg_progname = "dyncg";
 
+/*
+ * Standard output is block-buffered when it is a pipe and stderr is not:
+ * without the flush, "cmd 2>&1 | ..." would get this line in the middle
+ * of a line of output, at the next 4 KiB boundary.
+ */
 void dcg_vwarn(const char *fmt, va_list ap)
 {
+	fflush(stdout);
 	fprintf(stderr, "%s: ", dcg_progname);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
