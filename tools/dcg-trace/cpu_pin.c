@@ -21,7 +21,8 @@
  * process it starts inside gets the mask it would have had.  A thread
  * whose mask does not allow the tracer's CPU is left alone, as is
  * everything when the affinity calls fail (a cpuset, seccomp):
- * pinning is only ever a speed-up.  --no-pin turns it off.
+ * pinning is only ever a speed-up.  --no-pin turns it off.  If the
+ * tracer is killed, the guardian puts the masks back (guardian.c).
  *
  * What the program can see: sched_getaffinity() and /proc inside a
  * window name one CPU (dcg-trace(1), "What the program can observe").
@@ -94,8 +95,10 @@ void pin_window_open(struct task *t)
 		return;
 	}
 	one_cpu(&set, pin.cpu);
+	guardian_pinned(t->tid, pin.cpu, &t->pin.saved);
 	if (sched_setaffinity(t->tid, sizeof(set), &set) < 0) {
 		vlog(1, "thread %d not pinned: %s", t->tid, strerror(errno));
+		guardian_pinned(t->tid, -1, NULL);
 		unpin_tracer();
 		return;
 	}
@@ -126,6 +129,7 @@ void pin_window_close(struct task *t, bool alive)
 		return;
 	if (alive && !t->pin.own)
 		restore_mask(t->tid, &t->pin.saved);
+	guardian_pinned(t->tid, -1, NULL);
 	t->pin.pinned = false;
 	pin.threads--;
 	unpin_tracer();
@@ -154,6 +158,8 @@ void pin_after_syscall(struct task *t)
 	if (t->regs.orig_rax != SYS_sched_setaffinity || (long)t->regs.rax < 0)
 		return;
 	u = t->regs.rdi ? task_find((pid_t)t->regs.rdi) : t;
-	if (u && u->pin.pinned)
+	if (u && u->pin.pinned) {
 		u->pin.own = true;
+		guardian_pinned(u->tid, -1, NULL);
+	}
 }

@@ -318,6 +318,7 @@ void guardian_resumed(pid_t tid, int how, uint64_t rip);
 void guardian_injecting(pid_t tid, const struct user_regs_struct *regs);
 void guardian_done(void);
 void guardian_debugreg(pid_t tid, const struct dr_task *d);
+void guardian_pinned(pid_t tid, int cpu, const cpu_set_t *saved);
 
 /* cpu_pin.c */
 void pin_window_open(struct task *t);

@@ -37,7 +37,9 @@
  *     int3s, still unrewound, is put back on the original instruction,
  *     and one whose debug registers we wrote gets the program's own
  *     values back (a table in the same mapping, filled before our
- *     first write).  Then it restores the bytes and sends SIGCONT.
+ *     first write).  Then it restores the bytes, gives each thread
+ *     that was bound to the tracer's CPU for its window (cpu_pin.c) its
+ *     own CPU mask back, and sends SIGCONT.
  *
  * What it cannot save (measured on Linux 6.18; testsuite/progs/faults/
  * detachprobe.c shows the kernel's side on any kernel): a thread in a
@@ -68,6 +70,7 @@
 #define GUARD_TIDS 4194304	/* PID_MAX_LIMIT: one byte per thread id */
 #define INT3 0xcc
 #define GUARD_DR_SLOTS 4096	/* threads with debug registers of ours */
+#define GUARD_PIN_SLOTS 4096	/* threads bound to the tracer's CPU */
 
 struct guard_slot {
 	uint64_t addr;
@@ -82,6 +85,13 @@ struct guard_dr {
 	uint64_t prog[4], prog6, prog7;
 };
 
+/* A thread in a window, bound to @cpu; @saved is its own mask. */
+struct guard_pin {
+	int32_t tid;		/* 0: free */
+	int32_t cpu;
+	cpu_set_t saved;
+};
+
 struct guard_area {
 	pid_t pid;		/* the traced process */
 	uint32_t nslots;	/* slots in use or once used */
@@ -94,6 +104,9 @@ struct guard_area {
 	struct user_regs_struct inject_regs;
 	uint32_t dr_full;		/* threads that found no guard_dr */
 	struct guard_dr drs[GUARD_DR_SLOTS];
+	uint32_t pin_full;		/* bound threads that found no guard_pin */
+	uint32_t npins;			/* pins in use or once used */
+	struct guard_pin pins[GUARD_PIN_SLOTS];
 	struct guard_slot slots[GUARD_SLOTS];
 	uint8_t how[GUARD_TIDS];	/* 1 + enum resume_how, 0 = unknown */
 	uint64_t from[GUARD_TIDS];	/* rip it was resumed at, 0 = unknown */
@@ -262,6 +275,83 @@ void guardian_debugreg(pid_t tid, const struct dr_task *d)
 	g->prog7 = d->prog7;
 	g->ours = d->ours;
 	__atomic_store_n(&g->tid, tid, __ATOMIC_RELEASE);
+}
+
+/* @tid's slot; for 0, a free one, a new one past npins if need be */
+static struct guard_pin *pin_slot_of(pid_t tid)
+{
+	uint32_t i, n = __atomic_load_n(&G->npins, __ATOMIC_ACQUIRE);
+
+	for (i = 0; i < n; i++)
+		if (__atomic_load_n(&G->pins[i].tid, __ATOMIC_ACQUIRE) == tid)
+			return &G->pins[i];
+	if (tid || n == GUARD_PIN_SLOTS)
+		return NULL;
+	store_u32(&G->npins, n + 1);
+	return &G->pins[n];
+}
+
+/*
+ * Thread @tid is about to be bound to @cpu for its window; @saved is
+ * the mask it had.  @cpu < 0: it has its own mask again, the program
+ * took the choice over, or it is gone.  Noted before the bind and
+ * forgotten after the mask is back, as the int3 slots are.
+ */
+void guardian_pinned(pid_t tid, int cpu, const cpu_set_t *saved)
+{
+	struct guard_pin *g;
+
+	if (!G || tid <= 0)
+		return;
+	g = pin_slot_of(tid);
+	if (cpu < 0) {
+		if (g)
+			__atomic_store_n(&g->tid, 0, __ATOMIC_RELEASE);
+		return;
+	}
+	if (!g) {
+		g = pin_slot_of(0);
+		if (!g) {
+			if (!G->pin_full++)
+				dcg_warn("guardian: more than %d threads bound "
+					 "to one CPU", GUARD_PIN_SLOTS);
+			return;
+		}
+	}
+	g->cpu = cpu;
+	g->saved = *saved;
+	__atomic_store_n(&g->tid, tid, __ATOMIC_RELEASE);
+}
+
+/*
+ * The threads of @pid still bound to the one CPU we gave them get their
+ * own masks back (the kernel keeps an affinity across exec, so whatever
+ * the image); returns how many.  A mask that is no longer that one CPU
+ * is the program's choice.
+ */
+static int restore_masks(pid_t pid)
+{
+	cpu_set_t now, ours;
+	char path[64];
+	uint32_t i;
+	int n = 0;
+
+	for (i = 0; i < G->npins; i++) {
+		struct guard_pin *g = &G->pins[i];
+
+		if (!g->tid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d", pid, g->tid);
+		if (access(path, F_OK) < 0)
+			continue;
+		CPU_ZERO(&ours);
+		CPU_SET(g->cpu, &ours);
+		if (sched_getaffinity(g->tid, sizeof(now), &now) == 0 &&
+		    CPU_EQUAL(&now, &ours) &&
+		    sched_setaffinity(g->tid, sizeof(g->saved), &g->saved) == 0)
+			n++;
+	}
+	return n;
 }
 
 /* Restore every noted byte in @pid's memory; returns how many. */
@@ -481,11 +571,16 @@ static int fix_threads(pid_t pid)
 static void guard_one(pid_t pid, const char *what)
 {
 	uint64_t image;
-	int n, seen;
+	int n, seen, masks;
 
 	kill(pid, SIGSTOP);
 	wait_stopped(pid);
 	image = image_id(pid);
+	masks = restore_masks(pid);
+	if (masks)
+		fprintf(stderr, PROG ": guardian: dcg-trace died; gave %d "
+			"thread(s) of %s %d their own CPU mask back\n", masks,
+			what, pid);
 	if (!image) {
 		fprintf(stderr, PROG ": guardian: %s %d is gone (a thread "
 			"in a stop dcg-trace had not collected dies of its "
