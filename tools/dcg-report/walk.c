@@ -576,9 +576,13 @@ void walk_switch(struct report *rp, const struct dcg_rec_switch *sw)
  */
 void walk_irq(struct report *rp, const struct dcg_rec_irq *q)
 {
-	struct thread *t = marker_thread(rp, q->r.tid, rp->view->on_irq,
-					 q->end_ts - q->start_ts);
+	struct thread *t;
 
+	/* as for a switch; and its frame is no context for --retval */
+	if (rp->o->ret_filter)
+		return;
+	t = marker_thread(rp, q->r.tid, rp->view->on_irq,
+			  q->end_ts - q->start_ts);
 	if (t)
 		rp->view->on_irq(rp, t, q);
 }
