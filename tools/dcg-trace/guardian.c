@@ -69,8 +69,7 @@
 #define GUARD_SLOTS 65536	/* 1 MiB of address space, touched lazily */
 #define GUARD_TIDS 4194304	/* PID_MAX_LIMIT: one byte per thread id */
 #define INT3 0xcc
-#define GUARD_DR_SLOTS 4096	/* threads with debug registers of ours */
-#define GUARD_PIN_SLOTS 4096	/* threads bound to the tracer's CPU */
+#define GUARD_THREADS 4096	/* threads with debug registers or a CPU of ours */
 
 struct guard_slot {
 	uint64_t addr;
@@ -78,17 +77,18 @@ struct guard_slot {
 	uint8_t used;
 };
 
-/* A thread whose debug registers we wrote, and what the program had. */
-struct guard_dr {
+/*
+ * A thread with state of ours to undo: debug registers we wrote (what
+ * the program had), a CPU we bound it to (its own mask).  Each part is
+ * filled before its flag goes up, and the flag before our first write.
+ */
+struct guard_thread {
 	int32_t tid;		/* 0: free */
-	uint8_t ours;		/* bit i: DRi written by us */
-	uint64_t prog[4], prog6, prog7;
-};
-
-/* A thread in a window, bound to @cpu; @saved is its own mask. */
-struct guard_pin {
-	int32_t tid;		/* 0: free */
+	uint8_t has_dr;		/* ours, prog*: DRi written by us (bit i) */
+	uint8_t has_pin;	/* cpu, saved: bound to @cpu for its window */
+	uint8_t ours;
 	int32_t cpu;
+	uint64_t prog[4], prog6, prog7;
 	cpu_set_t saved;
 };
 
@@ -102,11 +102,9 @@ struct guard_area {
 	/* a syscall injected (sigtrap_state.c): the thread's own registers */
 	int32_t inject_tid;		/* 0: none in progress */
 	struct user_regs_struct inject_regs;
-	uint32_t dr_full;		/* threads that found no guard_dr */
-	struct guard_dr drs[GUARD_DR_SLOTS];
-	uint32_t pin_full;		/* bound threads that found no guard_pin */
-	uint32_t npins;			/* pins in use or once used */
-	struct guard_pin pins[GUARD_PIN_SLOTS];
+	uint32_t threads_full;		/* threads that found no guard_thread */
+	uint32_t nthreads;		/* guard_threads in use or once used */
+	struct guard_thread threads[GUARD_THREADS];
 	struct guard_slot slots[GUARD_SLOTS];
 	uint8_t how[GUARD_TIDS];	/* 1 + enum resume_how, 0 = unknown */
 	uint64_t from[GUARD_TIDS];	/* rip it was resumed at, 0 = unknown */
@@ -234,14 +232,50 @@ void guardian_injecting(pid_t tid, const struct user_regs_struct *regs)
 	__atomic_store_n(&G->inject_tid, tid, __ATOMIC_RELEASE);
 }
 
-static struct guard_dr *dr_slot_of(pid_t tid)
+/* @tid's slot, or NULL */
+static struct guard_thread *thread_of(pid_t tid)
 {
-	int i;
+	uint32_t i, n = __atomic_load_n(&G->nthreads, __ATOMIC_ACQUIRE);
 
-	for (i = 0; i < GUARD_DR_SLOTS; i++)
-		if (__atomic_load_n(&G->drs[i].tid, __ATOMIC_ACQUIRE) == tid)
-			return &G->drs[i];
+	for (i = 0; i < n; i++)
+		if (__atomic_load_n(&G->threads[i].tid, __ATOMIC_ACQUIRE) == tid)
+			return &G->threads[i];
 	return NULL;
+}
+
+/* @tid's slot, made if need be (NULL: the table is full, said once) */
+static struct guard_thread *thread_slot(pid_t tid)
+{
+	struct guard_thread *g = thread_of(tid);
+	uint32_t n;
+
+	if (g)
+		return g;
+	g = thread_of(0);
+	if (!g) {
+		n = G->nthreads;
+		if (n == GUARD_THREADS) {
+			if (!G->threads_full++)
+				dcg_warn("guardian: more than %d threads with "
+					 "debug registers or a CPU of ours",
+					 GUARD_THREADS);
+			return NULL;
+		}
+		store_u32(&G->nthreads, n + 1);
+		g = &G->threads[n];
+	}
+	g->has_dr = 0;
+	g->has_pin = 0;
+	__atomic_store_n(&g->tid, tid, __ATOMIC_RELEASE);
+	return g;
+}
+
+/* @flag (a part of @g) is down: the slot goes when both are */
+static void thread_part_done(struct guard_thread *g, uint8_t *flag)
+{
+	__atomic_store_n(flag, 0, __ATOMIC_RELEASE);
+	if (!g->has_dr && !g->has_pin)
+		__atomic_store_n(&g->tid, 0, __ATOMIC_RELEASE);
 }
 
 /*
@@ -251,44 +285,24 @@ static struct guard_dr *dr_slot_of(pid_t tid)
  */
 void guardian_debugreg(pid_t tid, const struct dr_task *d)
 {
-	struct guard_dr *g;
+	struct guard_thread *g;
 
 	if (!G || tid <= 0)
 		return;
-	g = dr_slot_of(tid);
 	if (!d) {
+		g = thread_of(tid);
 		if (g)
-			__atomic_store_n(&g->tid, 0, __ATOMIC_RELEASE);
+			thread_part_done(g, &g->has_dr);
 		return;
 	}
-	if (!g) {
-		g = dr_slot_of(0);
-		if (!g) {
-			if (!G->dr_full++)
-				dcg_warn("guardian: more than %d threads with "
-					 "debug registers of ours", GUARD_DR_SLOTS);
-			return;
-		}
-	}
+	g = thread_slot(tid);
+	if (!g)
+		return;
 	memcpy(g->prog, d->prog, sizeof(g->prog));
 	g->prog6 = d->prog6;
 	g->prog7 = d->prog7;
 	g->ours = d->ours;
-	__atomic_store_n(&g->tid, tid, __ATOMIC_RELEASE);
-}
-
-/* @tid's slot; for 0, a free one, a new one past npins if need be */
-static struct guard_pin *pin_slot_of(pid_t tid)
-{
-	uint32_t i, n = __atomic_load_n(&G->npins, __ATOMIC_ACQUIRE);
-
-	for (i = 0; i < n; i++)
-		if (__atomic_load_n(&G->pins[i].tid, __ATOMIC_ACQUIRE) == tid)
-			return &G->pins[i];
-	if (tid || n == GUARD_PIN_SLOTS)
-		return NULL;
-	store_u32(&G->npins, n + 1);
-	return &G->pins[n];
+	__atomic_store_n(&g->has_dr, 1, __ATOMIC_RELEASE);
 }
 
 /*
@@ -299,28 +313,22 @@ static struct guard_pin *pin_slot_of(pid_t tid)
  */
 void guardian_pinned(pid_t tid, int cpu, const cpu_set_t *saved)
 {
-	struct guard_pin *g;
+	struct guard_thread *g;
 
 	if (!G || tid <= 0)
 		return;
-	g = pin_slot_of(tid);
 	if (cpu < 0) {
+		g = thread_of(tid);
 		if (g)
-			__atomic_store_n(&g->tid, 0, __ATOMIC_RELEASE);
+			thread_part_done(g, &g->has_pin);
 		return;
 	}
-	if (!g) {
-		g = pin_slot_of(0);
-		if (!g) {
-			if (!G->pin_full++)
-				dcg_warn("guardian: more than %d threads bound "
-					 "to one CPU", GUARD_PIN_SLOTS);
-			return;
-		}
-	}
+	g = thread_slot(tid);
+	if (!g)
+		return;
 	g->cpu = cpu;
 	g->saved = *saved;
-	__atomic_store_n(&g->tid, tid, __ATOMIC_RELEASE);
+	__atomic_store_n(&g->has_pin, 1, __ATOMIC_RELEASE);
 }
 
 /*
@@ -336,10 +344,10 @@ static int restore_masks(pid_t pid)
 	uint32_t i;
 	int n = 0;
 
-	for (i = 0; i < G->npins; i++) {
-		struct guard_pin *g = &G->pins[i];
+	for (i = 0; i < G->nthreads; i++) {
+		struct guard_thread *g = &G->threads[i];
 
-		if (!g->tid)
+		if (!g->tid || !g->has_pin)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/task/%d", pid, g->tid);
 		if (access(path, F_OK) < 0)
@@ -480,12 +488,12 @@ static bool trapped_on_ours(uint64_t rip)
  */
 static int restore_debugregs(pid_t tid, int *sig)
 {
-	struct guard_dr *g = dr_slot_of(tid);
+	struct guard_thread *g = thread_of(tid);
 	struct user_regs_struct regs;
 	uint64_t dr6 = 0, addr;
 	int i, ok;
 
-	if (!g)
+	if (!g || !g->has_dr)
 		return 0;
 	/* DR6 is sticky: the hit is ours if rip is on the slot it names */
 	if (*sig == SIGTRAP && dr_peek(tid, 6, &dr6) == 0 &&
