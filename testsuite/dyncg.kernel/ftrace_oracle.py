@@ -252,8 +252,13 @@ def ftrace_activations(path, root):
             if e:
                 stack.append(name)
         elif body.startswith("}") and cur is not None:
-            if stack:
-                stack.pop()
+            # The brace closes the frame at its own depth, not the top
+            # of the stack: an interrupt taken in a function that had
+            # no callee yet shows at that function's depth (bullseye:
+            # irq_enter_rcu() beside an open rcu_read_unlock_strict(),
+            # whose brace then reads "} /* rcu_read_unlock_strict */"),
+            # and the leaf's line has already popped the function.
+            del stack[depth:]
             if not stack:
                 cur = None
     return acts
