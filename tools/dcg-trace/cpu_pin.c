@@ -109,17 +109,18 @@ void pin_window_open(struct task *t)
 }
 
 /*
- * @tid gets @mask back if it still has the one CPU we gave it: a mask
- * the program set meanwhile is the program's choice.
+ * @tid gets @mask back if it still has the one CPU @cpu we gave it: a
+ * mask the program set meanwhile is the program's choice.  Also the
+ * guardian's, for the threads of a tracer that was killed.
  */
-static void restore_mask(pid_t tid, const cpu_set_t *mask)
+bool pin_give_back(pid_t tid, int cpu, const cpu_set_t *mask)
 {
 	cpu_set_t now, ours;
 
-	one_cpu(&ours, pin.cpu);
-	if (sched_getaffinity(tid, sizeof(now), &now) == 0 &&
-	    CPU_EQUAL(&now, &ours))
-		sched_setaffinity(tid, sizeof(*mask), mask);
+	one_cpu(&ours, cpu);
+	return sched_getaffinity(tid, sizeof(now), &now) == 0 &&
+	       CPU_EQUAL(&now, &ours) &&
+	       sched_setaffinity(tid, sizeof(*mask), mask) == 0;
 }
 
 /* @t's window is over, or @t is gone (@alive false): its own mask back. */
@@ -128,7 +129,7 @@ void pin_window_close(struct task *t, bool alive)
 	if (!t->pin.pinned)
 		return;
 	if (alive && !t->pin.own)
-		restore_mask(t->tid, &t->pin.saved);
+		pin_give_back(t->tid, pin.cpu, &t->pin.saved);
 	guardian_pinned(t->tid, -1, NULL);
 	t->pin.pinned = false;
 	pin.threads--;
@@ -143,7 +144,7 @@ void pin_window_close(struct task *t, bool alive)
 void pin_child(const struct task *parent, pid_t child)
 {
 	if (parent->pin.pinned && !parent->pin.own)
-		restore_mask(child, &parent->pin.saved);
+		pin_give_back(child, pin.cpu, &parent->pin.saved);
 }
 
 /*

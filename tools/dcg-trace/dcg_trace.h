@@ -324,6 +324,7 @@ void guardian_pinned(pid_t tid, int cpu, const cpu_set_t *saved);
 void pin_window_open(struct task *t);
 void pin_window_close(struct task *t, bool alive);
 void pin_child(const struct task *parent, pid_t child);
+bool pin_give_back(pid_t tid, int cpu, const cpu_set_t *mask);
 void pin_after_syscall(struct task *t);
 
 /* debugreg.c */

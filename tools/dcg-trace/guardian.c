@@ -339,7 +339,6 @@ void guardian_pinned(pid_t tid, int cpu, const cpu_set_t *saved)
  */
 static int restore_masks(pid_t pid)
 {
-	cpu_set_t now, ours;
 	char path[64];
 	uint32_t i;
 	int n = 0;
@@ -352,11 +351,7 @@ static int restore_masks(pid_t pid)
 		snprintf(path, sizeof(path), "/proc/%d/task/%d", pid, g->tid);
 		if (access(path, F_OK) < 0)
 			continue;
-		CPU_ZERO(&ours);
-		CPU_SET(g->cpu, &ours);
-		if (sched_getaffinity(g->tid, sizeof(now), &now) == 0 &&
-		    CPU_EQUAL(&now, &ours) &&
-		    sched_setaffinity(g->tid, sizeof(g->saved), &g->saved) == 0)
+		if (pin_give_back(g->tid, g->cpu, &g->saved))
 			n++;
 	}
 	return n;
